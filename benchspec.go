@@ -1,0 +1,122 @@
+// Package benchspec is JMH for Go, driven by checked-in YAML specs.
+//
+// A suite is a main package that registers benchmark bodies by name and
+// calls Main:
+//
+//	func init() {
+//		benchspec.Register("sqrt.Sunk", func(b *benchspec.B) {
+//			x := 0.0
+//			for b.Loop() {
+//				benchspec.Sink(math.Sqrt(x))
+//				x++
+//			}
+//		})
+//	}
+//
+//	func main() { benchspec.Main() }
+//
+// Specs select benchmarks by regexp and say how to measure them; every
+// measured fork is a fresh process of the suite binary. This package is a
+// thin facade: the measurement loop is in executor/worker, statistics in
+// report.
+package benchspec
+
+import (
+	"fmt"
+	"regexp"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/benchspec/benchspec/executor/worker"
+	"github.com/benchspec/benchspec/plan"
+)
+
+// B is the handle a benchmark body measures with; see worker.B.
+type B = worker.B
+
+// Sink keeps v alive so that the computation producing it cannot be
+// eliminated as dead code. It does not allocate and costs about as much
+// as the computation's result staying in a register: use it on the result
+// of the work inside `for b.Loop()`.
+func Sink[T any](v T) { runtime.KeepAlive(v) }
+
+// Option configures a registration.
+type Option interface{ apply(*registration) }
+
+// Params declares a benchmark's parameters with their default values, in
+// the order the values should run. A spec entry's `params:` replaces the
+// values of the parameters it names; the body reads them with B.Param.
+type Params map[string][]string
+
+func (p Params) apply(r *registration) {
+	for k, v := range p {
+		r.params[k] = append([]string(nil), v...)
+	}
+}
+
+type registration struct {
+	name   string
+	fn     worker.Func
+	params map[string][]string
+}
+
+var registry struct {
+	sync.Mutex
+	byName map[string]*registration
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9_./-]+$`)
+
+// Register adds a benchmark body under name. Names consist of letters,
+// digits and `_ . / -`. Register is meant for init functions: an invalid
+// or duplicate name, or a nil body, is a programming error and panics.
+func Register(name string, fn func(*B), opts ...Option) {
+	if !validName.MatchString(name) {
+		panic(fmt.Sprintf("benchspec.Register: invalid benchmark name %q: use letters, digits and _ . / -", name))
+	}
+	if fn == nil {
+		panic(fmt.Sprintf("benchspec.Register(%q): nil benchmark function", name))
+	}
+	r := &registration{name: name, fn: fn, params: map[string][]string{}}
+	for _, o := range opts {
+		o.apply(r)
+	}
+	for k, v := range r.params {
+		if !validName.MatchString(k) || len(v) == 0 {
+			panic(fmt.Sprintf("benchspec.Register(%q): parameter %q needs a name of letters, digits and _ . / - and at least one value", name, k))
+		}
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	if registry.byName == nil {
+		registry.byName = map[string]*registration{}
+	}
+	if _, dup := registry.byName[name]; dup {
+		panic(fmt.Sprintf("benchspec.Register: benchmark %q registered twice", name))
+	}
+	registry.byName[name] = r
+}
+
+func lookup(name string) (worker.Func, bool) {
+	registry.Lock()
+	defer registry.Unlock()
+	r, ok := registry.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return r.fn, true
+}
+
+// registered lists the registered benchmarks, sorted by name, as the plan
+// needs them.
+func registered() []plan.Benchmark {
+	registry.Lock()
+	defer registry.Unlock()
+	out := make([]plan.Benchmark, 0, len(registry.byName))
+	for _, r := range registry.byName {
+		out = append(out, plan.Benchmark{Name: r.name, Params: r.params})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

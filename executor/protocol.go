@@ -1,0 +1,40 @@
+package executor
+
+import "github.com/benchspec/benchspec/plan"
+
+// The worker protocol. The parent re-executes the suite binary with
+// EnvAssignment set to the JSON of an Assignment; the fork writes Messages
+// as JSON lines to file descriptor ResultFD (an inherited pipe, so user
+// code printing to stdout cannot corrupt them).
+const (
+	// EnvAssignment carries the fork's Assignment (JSON). Its presence is
+	// what makes a suite binary act as a worker.
+	EnvAssignment = "BENCHSPEC_FORK"
+	// ResultFD is the fork's end of the result pipe.
+	ResultFD = 3
+)
+
+// Assignment is what one fork must do.
+type Assignment struct {
+	Run    plan.Run `json:"run"`
+	Fork   int      `json:"fork"`
+	Warmup bool     `json:"warmup"`
+}
+
+// Message types, in the order a healthy fork sends them.
+const (
+	MsgHello     = "hello"     // the fork started; carries Timer and PID
+	MsgIteration = "iteration" // one iteration finished
+	MsgDone      = "done"      // all iterations finished; carries Metrics
+	MsgError     = "error"     // the benchmark failed; carries Error
+)
+
+// Message is one line on the result pipe.
+type Message struct {
+	Type      string             `json:"type"`
+	PID       int                `json:"pid,omitempty"`
+	Timer     *TimerCalibration  `json:"timer,omitempty"`
+	Iteration *Iteration         `json:"iteration,omitempty"`
+	Metrics   map[string]float64 `json:"metrics,omitempty"`
+	Error     string             `json:"error,omitempty"`
+}

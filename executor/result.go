@@ -1,0 +1,64 @@
+package executor
+
+import (
+	"time"
+
+	"github.com/benchspec/benchspec/report/hist"
+)
+
+// Phase names an iteration's role.
+const (
+	PhaseWarmup      = "warmup"
+	PhaseMeasurement = "measurement"
+)
+
+// ForkResult is everything one fork of one run produced. It is plain data:
+// the report is computed from a slice of these.
+type ForkResult struct {
+	Run    int  // index into plan.Plan.Runs
+	Fork   int  // 1-based among the run's forks, warmup forks first
+	Warmup bool // a warmup fork: kept for the record, out of the statistics
+
+	PID        int           // 0 for an in-process fork
+	ExitStatus int           // -1 when killed by a signal or not started
+	Wall       time.Duration // process start to exit
+	Timer      TimerCalibration
+
+	Iterations []Iteration
+	// Metrics are secondary metrics reported for the whole fork
+	// (B.ReportMetric), by unit.
+	Metrics map[string]float64
+
+	Err        string // why the fork failed; empty on success
+	StderrTail string // the last bytes of the fork's stderr and stdout, on failure
+}
+
+// Failed reports whether the fork failed.
+func (f *ForkResult) Failed() bool { return f.Err != "" }
+
+// TimerCalibration is what a fork measured of the clock it times with.
+type TimerCalibration struct {
+	ResolutionNs float64 `json:"resolution_ns"` // smallest observed non-zero step
+	OverheadNs   float64 `json:"overhead_ns"`   // mean cost of one clock read
+}
+
+// Iteration is one warmup or measurement iteration as measured in the
+// fork. Scores are computed by the report from these raw counts so that
+// all arithmetic is in one place.
+type Iteration struct {
+	Phase string `json:"phase"`
+	Index int    `json:"index"` // 1-based within its phase
+	// Ops is the number of operations (JMH semantics: invocations ×
+	// ops_per_invocation ÷ batch_size); float64 because the division need
+	// not be exact.
+	Ops float64 `json:"ops"`
+	// TimeNs is the timed duration of the iteration in nanoseconds
+	// (ss: the one timed invocation; sample: the sum of the sampled batches).
+	TimeNs float64 `json:"time_ns"`
+	// Invocations is the number of Loop iterations that ran.
+	Invocations uint64 `json:"invocations"`
+	// Histogram holds sample mode's per-op sample times in nanoseconds.
+	Histogram *hist.Snapshot `json:"histogram,omitempty"`
+	// Metrics are per-iteration secondary metrics (profilers), by name.
+	Metrics map[string]float64 `json:"metrics,omitempty"`
+}

@@ -1,0 +1,71 @@
+package worker
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+)
+
+// Clock is the time source the measurement loops read. It is a seam: the
+// fork uses the monotonic system clock, tests use a fake one to prove the
+// arithmetic of every mode exactly.
+type Clock interface {
+	// Now returns monotonic nanoseconds since an arbitrary origin.
+	Now() int64
+}
+
+// Rand is the random source sample mode draws its gaps from.
+type Rand interface {
+	// Float64 returns a number in [0, 1).
+	Float64() float64
+}
+
+// SystemClock returns the monotonic clock of the process.
+func SystemClock() Clock { return monoClock{time.Now()} }
+
+type monoClock struct{ base time.Time }
+
+// Now reads only the monotonic clock: time.Since on a time with a
+// monotonic reading costs one clock_gettime(CLOCK_MONOTONIC) via vDSO.
+func (c monoClock) Now() int64 { return int64(time.Since(c.base)) }
+
+// SystemRand returns a randomly seeded source.
+func SystemRand() Rand { return rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())) }
+
+// Calibrate measures the clock's resolution (the smallest non-zero step
+// between two consecutive reads) and overhead (the mean cost of one read),
+// as JMH does at start-up. Each figure is the median of several rounds so
+// that one preemption does not decide it.
+func Calibrate(c Clock) executor.TimerCalibration {
+	const rounds, reads = 7, 20000
+	res := make([]float64, 0, rounds)
+	ovh := make([]float64, 0, rounds)
+	for range rounds {
+		minStep := int64(math.MaxInt64)
+		start := c.Now()
+		prev := start
+		for range reads {
+			now := c.Now()
+			if d := now - prev; d > 0 && d < minStep {
+				minStep = d
+			}
+			prev = now
+		}
+		ovh = append(ovh, float64(prev-start)/reads)
+		if minStep != math.MaxInt64 {
+			res = append(res, float64(minStep))
+		}
+	}
+	return executor.TimerCalibration{ResolutionNs: median(res), OverheadNs: median(ovh)}
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(xs)
+	return xs[len(xs)/2]
+}

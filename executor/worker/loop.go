@@ -1,0 +1,249 @@
+package worker
+
+import (
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/spec"
+)
+
+// phase is one run of iterations: warmup or measurement.
+type phase struct {
+	name       string
+	iterations int
+	time       int64 // ns
+	batch      uint64
+}
+
+// runner is the slow-path state of a B: where the fork is in its phases
+// and iterations, the timer, and each mode's bookkeeping.
+type runner struct {
+	clock Clock
+	rand  Rand
+	mode  string
+	opi   float64
+	gc    bool
+	emit  func(*executor.Iteration) error
+
+	phases []phase
+	ph     int // index into phases
+	iter   int // 1-based index of the current iteration within its phase
+
+	started, done, inIteration bool
+	err                        error // from emit: stops the fork
+
+	// The user's timer: acc holds the timed nanoseconds of the current
+	// segment before tstart; the timer runs when timerOn.
+	timerOn bool
+	tstart  int64
+	acc     int64
+
+	iterStart int64  // clock at the start of the iteration
+	invBase   uint64 // b.loop.i at the start of the iteration
+	chunk     uint64 // thrpt/avgt: the size of the last chunk
+
+	// Sample mode.
+	sampling   bool
+	samples    *hist.Histogram
+	sampleSum  float64 // ns, the sum of the sampled batches
+	period     float64 // mean number of batches between samples; grows
+	stride     int     // samples since period last grew
+	strideSize int     // samples per stride (JMH: 20 per ms of iteration)
+}
+
+func newRunner(a *executor.Assignment, clock Clock, rnd Rand, emit func(*executor.Iteration) error) *runner {
+	s := a.Run.Settings
+	r := &runner{
+		clock: clock, rand: rnd, mode: a.Run.Mode, emit: emit,
+		opi: float64(s.OpsPerInvocation), gc: s.GCBeforeIteration,
+		period: 1,
+	}
+	for _, p := range []struct {
+		name string
+		it   spec.Iterations
+	}{{executor.PhaseWarmup, s.Warmup}, {executor.PhaseMeasurement, s.Measurement}} {
+		if p.it.Iterations > 0 {
+			r.phases = append(r.phases, phase{p.name, p.it.Iterations, int64(p.it.Time), uint64(max(p.it.BatchSize, 1))})
+		}
+	}
+	return r
+}
+
+// loopSlow is everything Loop does besides counting: start the fork's
+// first iteration, end the current one, and size the next chunk.
+func (b *B) loopSlow() bool {
+	r := b.r
+	if r == nil || r.done {
+		return false
+	}
+	if !r.started {
+		r.started = true
+		if len(r.phases) == 0 {
+			return r.finish(b)
+		}
+		r.ph, r.iter = 0, 1
+		return r.begin(b)
+	}
+	now := r.clock.Now()
+	timed := r.acc
+	if r.timerOn {
+		timed += now - r.tstart
+	}
+	p := &r.phases[r.ph]
+	switch r.mode {
+	case spec.ModeSingleShot:
+		return r.end(b, timed, r.opi)
+	case spec.ModeSampleTime:
+		return r.sample(b, now, timed, p)
+	default: // thrpt, avgt
+		if timed >= p.time {
+			inv := float64(b.loop.i - r.invBase)
+			return r.end(b, timed, inv*r.opi/float64(p.batch))
+		}
+		r.nextChunk(b, timed, p)
+		return b.take()
+	}
+}
+
+// take counts the current call as an invocation and returns true.
+func (b *B) take() bool {
+	b.loop.i++
+	return true
+}
+
+// begin starts the current iteration. It runs outside the timed region.
+func (r *runner) begin(b *B) bool {
+	p := &r.phases[r.ph]
+	if r.gc {
+		runtime.GC()
+	}
+	r.inIteration = true
+	r.invBase = b.loop.i
+	r.acc = 0
+	switch r.mode {
+	case spec.ModeSingleShot:
+		b.loop.n = b.loop.i + p.batch
+	case spec.ModeSampleTime:
+		r.samples = &hist.Histogram{}
+		r.sampleSum = 0
+		r.strideSize = max(1, int(20*p.time/int64(time.Millisecond)))
+		r.sampling = false
+		r.schedule(b, p)
+	default:
+		r.chunk = 1
+		b.loop.n = b.loop.i + 1
+	}
+	r.timerOn = true
+	r.iterStart = r.clock.Now()
+	r.tstart = r.iterStart
+	return b.take()
+}
+
+// nextChunk sizes the next run of fast-path invocations so that the clock
+// is read about a hundred times per iteration (its cost is then a few
+// parts per million of the iteration) and the iteration overshoots its
+// time by at most one chunk. Growth is capped at ×100 per chunk, as in
+// testing.B, so a slow first invocation cannot make one chunk the whole
+// iteration.
+func (r *runner) nextChunk(b *B, timed int64, p *phase) {
+	inv := b.loop.i - r.invBase
+	next := r.chunk * 100
+	if timed > 0 && inv > 0 {
+		want := min(p.time-timed, max(p.time/100, 1))
+		predicted := uint64(float64(want) * float64(inv) / float64(timed))
+		next = min(next, max(predicted, 1))
+	}
+	r.chunk = max(next, 1)
+	b.loop.n = b.loop.i + r.chunk
+}
+
+// end finishes the current iteration with its timed nanoseconds and
+// operations, reports it, and starts the next iteration or ends the fork.
+func (r *runner) end(b *B, timed int64, ops float64) bool {
+	p := &r.phases[r.ph]
+	r.inIteration = false
+	it := &executor.Iteration{
+		Phase:       p.name,
+		Index:       r.iter,
+		Ops:         ops,
+		TimeNs:      float64(timed),
+		Invocations: b.loop.i - r.invBase,
+	}
+	if r.samples != nil {
+		snap := r.samples.Snapshot()
+		it.Histogram = &snap
+		it.TimeNs = r.sampleSum
+		r.samples = nil
+	}
+	if err := r.emit(it); err != nil {
+		r.err = err
+		return r.finish(b)
+	}
+	r.iter++
+	if r.iter > p.iterations {
+		r.ph, r.iter = r.ph+1, 1
+		if r.ph == len(r.phases) {
+			return r.finish(b)
+		}
+	}
+	return r.begin(b)
+}
+
+// finish ends the fork: Loop returns false from now on.
+func (r *runner) finish(b *B) bool {
+	r.done = true
+	r.timerOn = false
+	b.loop.n = b.loop.i
+	return false
+}
+
+// sample is sample mode's slow path: record the batch just timed, end the
+// iteration when its wall time is up, otherwise schedule the next sample.
+// Between samples whole batches run on the fast path, untimed, so the
+// clock is read only twice per sample.
+func (r *runner) sample(b *B, now, timed int64, p *phase) bool {
+	if r.sampling {
+		r.sampling = false
+		r.samples.Record(float64(timed) / r.opi)
+		r.sampleSum += float64(timed)
+		if r.stride++; r.stride >= r.strideSize {
+			// Like JMH, halve the sampling rate each time a stride of
+			// samples is full, so a long iteration's sample count grows
+			// only logarithmically with its invocations.
+			r.period *= 2
+			r.stride = 0
+		}
+	}
+	if now-r.iterStart >= p.time {
+		return r.end(b, timed, float64(r.samples.Count())*r.opi)
+	}
+	r.schedule(b, p)
+	if r.sampling {
+		r.acc = 0
+		r.tstart = r.clock.Now()
+	}
+	return b.take()
+}
+
+// schedule sets the end of the next chunk: either the next sampled batch,
+// or a random number of unsampled batches before it (geometric with mean
+// period, so which invocations are timed is independent of the workload's
+// own rhythm).
+func (r *runner) schedule(b *B, p *phase) {
+	gap := uint64(0)
+	if r.period > 1 {
+		// Log1p keeps 1-1/period exact for huge periods; the cap keeps
+		// gap×batch far from overflow.
+		g := math.Log1p(-r.rand.Float64()) / math.Log1p(-1/r.period)
+		gap = uint64(min(g, 1<<40))
+	}
+	if gap == 0 {
+		r.sampling = true
+		b.loop.n = b.loop.i + p.batch
+		return
+	}
+	b.loop.n = b.loop.i + gap*p.batch
+}

@@ -1,0 +1,223 @@
+package worker
+
+import (
+	"math"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/spec"
+	"github.com/google/go-cmp/cmp"
+)
+
+// fakeClock advances only when a benchmark body says so: reading it is
+// free, so every mode's arithmetic can be checked exactly.
+type fakeClock struct{ t int64 }
+
+func (c *fakeClock) Now() int64 { return c.t }
+
+// fixedRand always returns the same draw.
+type fixedRand float64
+
+func (r fixedRand) Float64() float64 { return float64(r) }
+
+func assignment(mode string, warm, meas spec.Iterations, opi int) *executor.Assignment {
+	return &executor.Assignment{Run: plan.Run{
+		Benchmark: "fake", Mode: mode,
+		Settings: spec.Settings{Warmup: warm, Measurement: meas, OpsPerInvocation: opi},
+	}}
+}
+
+func collect(t *testing.T, a *executor.Assignment, clk *fakeClock, body Func) []executor.Iteration {
+	return collectRand(t, a, clk, fixedRand(0.5), body)
+}
+
+func collectRand(t *testing.T, a *executor.Assignment, clk *fakeClock, rnd Rand, body Func) []executor.Iteration {
+	t.Helper()
+	var its []executor.Iteration
+	_, err := RunFork(a, body, clk, rnd, func(it *executor.Iteration) error {
+		its = append(its, *it)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("RunFork: %v", err)
+	}
+	return its
+}
+
+// tenNs is a body whose every invocation takes 10 fake nanoseconds.
+func tenNs(clk *fakeClock) Func {
+	return func(b *B) {
+		for b.Loop() {
+			clk.t += 10
+		}
+	}
+}
+
+func TestTimeModesCountOpsLikeJMH(t *testing.T) {
+	// 1 µs iterations of 10 ns invocations: 100 invocations each. JMH
+	// counts ops = invocations × ops_per_invocation ÷ batch_size.
+	for _, tc := range []struct {
+		mode     string
+		batch    int
+		opi      int
+		wantOps  float64
+		wantTime float64
+	}{
+		{spec.ModeAverageTime, 1, 1, 100, 1000},
+		{spec.ModeThroughput, 1, 1, 100, 1000},
+		{spec.ModeAverageTime, 4, 2, 50, 1000},
+		{spec.ModeThroughput, 5, 1, 20, 1000},
+		{spec.ModeAverageTime, 1, 3, 300, 1000},
+	} {
+		clk := &fakeClock{}
+		it := spec.Iterations{Iterations: 2, Time: time.Microsecond, BatchSize: tc.batch}
+		got := collect(t, assignment(tc.mode, spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: tc.batch}, it, tc.opi), clk, tenNs(clk))
+		want := []executor.Iteration{
+			{Phase: "warmup", Index: 1, Ops: tc.wantOps, TimeNs: tc.wantTime, Invocations: 100},
+			{Phase: "measurement", Index: 1, Ops: tc.wantOps, TimeNs: tc.wantTime, Invocations: 100},
+			{Phase: "measurement", Index: 2, Ops: tc.wantOps, TimeNs: tc.wantTime, Invocations: 100},
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s batch %d opi %d: iterations (-want +got):\n%s", tc.mode, tc.batch, tc.opi, d)
+		}
+	}
+}
+
+func TestSingleShotTimesOneBatch(t *testing.T) {
+	clk := &fakeClock{}
+	a := assignment(spec.ModeSingleShot,
+		spec.Iterations{Iterations: 1, Time: time.Second, BatchSize: 10},
+		spec.Iterations{Iterations: 2, Time: time.Second, BatchSize: 1000}, 4)
+	got := collect(t, a, clk, tenNs(clk))
+	want := []executor.Iteration{
+		{Phase: "warmup", Index: 1, Ops: 4, TimeNs: 100, Invocations: 10},
+		{Phase: "measurement", Index: 1, Ops: 4, TimeNs: 10000, Invocations: 1000},
+		{Phase: "measurement", Index: 2, Ops: 4, TimeNs: 10000, Invocations: 1000},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("iterations (-want +got):\n%s", d)
+	}
+}
+
+func TestSampleModeHistogram(t *testing.T) {
+	// Invocation k takes (k mod 100)+1 ns: a uniform distribution on
+	// 1..100. A random draw of 0 makes every gap between samples 0, so
+	// every invocation is sampled and the percentiles are known.
+	clk := &fakeClock{}
+	a := assignment(spec.ModeSampleTime, spec.Iterations{},
+		spec.Iterations{Iterations: 1, Time: time.Millisecond, BatchSize: 1}, 1)
+	k := int64(0)
+	got := collectRand(t, a, clk, fixedRand(0), func(b *B) {
+		for b.Loop() {
+			clk.t += k%100 + 1
+			k++
+		}
+	})
+	if len(got) != 1 || got[0].Histogram == nil {
+		t.Fatalf("got %d iterations, want 1 with a histogram", len(got))
+	}
+	h := got[0].Histogram
+	if h.Count != uint64(k) {
+		t.Errorf("samples = %d, want every invocation (%d)", h.Count, k)
+	}
+	if got[0].Ops != float64(h.Count) || got[0].TimeNs != h.Sum {
+		t.Errorf("ops %v time %v, want samples %d and their sum %v", got[0].Ops, got[0].TimeNs, h.Count, h.Sum)
+	}
+	if h.Min != 1 || h.Max != 100 {
+		t.Errorf("min, max = %v, %v; want 1, 100", h.Min, h.Max)
+	}
+	hg := hist.FromSnapshot(*h)
+	for _, q := range []struct{ q, want float64 }{{0.5, 50}, {0.9, 90}, {0.99, 99}, {0.999, 100}} {
+		if got := hg.Quantile(q.q); math.Abs(got-q.want) > q.want*hist.Alpha {
+			t.Errorf("p%v = %v, want %v within %.1f%%", q.q, got, q.want, 100*hist.Alpha)
+		}
+	}
+}
+
+func TestSampleModeBatchAndOpsPerInvocation(t *testing.T) {
+	// A sample times one batch (4 invocations of 10 ns) and divides by
+	// ops_per_invocation (2): every sample is 20 ns.
+	clk := &fakeClock{}
+	a := assignment(spec.ModeSampleTime, spec.Iterations{},
+		spec.Iterations{Iterations: 1, Time: 100 * time.Microsecond, BatchSize: 4}, 2)
+	got := collect(t, a, clk, tenNs(clk))
+	h := got[0].Histogram
+	if h.Min != 20 || h.Max != 20 || h.Count == 0 {
+		t.Errorf("samples: n=%d min=%v max=%v, want all 20 ns", h.Count, h.Min, h.Max)
+	}
+}
+
+func TestSampleRateHalvesPerStride(t *testing.T) {
+	// 2 ms of 1 ns invocations: JMH's stride is 20 samples per ms of
+	// iteration (40 here), after each stride the rate halves, so far
+	// fewer than the 2 000 000 invocations are timed.
+	clk := &fakeClock{}
+	a := assignment(spec.ModeSampleTime, spec.Iterations{},
+		spec.Iterations{Iterations: 1, Time: 2 * time.Millisecond, BatchSize: 1}, 1)
+	got := collect(t, a, clk, func(b *B) {
+		for b.Loop() {
+			clk.t++
+		}
+	})
+	n := got[0].Histogram.Count
+	if n < 40 || n > 40*40 {
+		t.Errorf("samples = %d, want a logarithmic number of strides of 40", n)
+	}
+}
+
+func TestTimerControl(t *testing.T) {
+	// Each invocation spends 1000 ns with the timer stopped and 10 ns
+	// timed: only the 10 ns count, and the iteration still ends after
+	// 1 µs of timed work.
+	clk := &fakeClock{}
+	a := assignment(spec.ModeAverageTime, spec.Iterations{},
+		spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
+	got := collect(t, a, clk, func(b *B) {
+		for b.Loop() {
+			b.StopTimer()
+			clk.t += 1000
+			b.StartTimer()
+			clk.t += 10
+		}
+	})
+	if got[0].TimeNs != 1000 || got[0].Invocations != 100 {
+		t.Errorf("time %v invocations %d, want 1000 ns and 100", got[0].TimeNs, got[0].Invocations)
+	}
+}
+
+func TestBodyMisuseFailsTheFork(t *testing.T) {
+	a := assignment(spec.ModeAverageTime, spec.Iterations{},
+		spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
+	for name, tc := range map[string]struct {
+		body Func
+		want string
+	}{
+		"returns early": {func(b *B) { b.Loop() }, "returned before b.Loop() reported false"},
+		"never loops":   {func(b *B) {}, "returned before b.Loop() reported false"},
+		"panics":        {func(b *B) { panic("boom") }, "panic: boom"},
+		"bad param":     {func(b *B) { b.Param("size") }, `parameter "size" was not declared`},
+	} {
+		_, err := RunFork(a, tc.body, &fakeClock{}, fixedRand(0.5), func(*executor.Iteration) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to mention %q", name, err, tc.want)
+		}
+	}
+}
+
+func TestLoopFastPathInlines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the package with -gcflags=-m")
+	}
+	out, err := exec.Command("go", "build", "-gcflags=-m", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "can inline (*B).Loop") {
+		t.Errorf("(*B).Loop is not inlinable; the fast path must stay a compare and an increment:\n%s", out)
+	}
+}

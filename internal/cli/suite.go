@@ -1,0 +1,253 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
+)
+
+// Registry is what a suite binary offers the commands: its registered
+// benchmarks, and how to run a fork in-process (forks: 0).
+type Registry struct {
+	Benchmarks []plan.Benchmark
+	InProcess  executor.InProcessFunc
+	// Executable overrides the binary re-executed for forks (tests).
+	Executable string
+}
+
+const suiteUsage = `usage: SUITE <command> [flags] [args]
+
+commands:
+  run SPEC...       run the specs and report (table on stdout, run log on stderr)
+  list              list the registered benchmarks and their parameters
+  validate SPEC...  check the specs against the schema and this suite's benchmarks
+  plan SPEC...      print the runs the specs expand to, with the estimated time
+
+Exit status: 0 all good, 1 a benchmark failed, 2 bad usage or an invalid spec.
+Run 'SUITE <command> --help' for a command's flags.
+`
+
+// Suite runs one command of a suite binary and returns its exit status.
+func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, suiteUsage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "run":
+		return runCmd(ctx, rest, reg, stdout, stderr)
+	case "list":
+		return listCmd(rest, reg, stdout, stderr)
+	case "validate":
+		return validateCmd(rest, reg, stderr)
+	case "plan":
+		return planCmd(rest, reg, stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, suiteUsage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "unknown command %q\n\n%s", cmd, suiteUsage)
+	return 2
+}
+
+// load parses the specs and builds the plan, printing every problem as
+// path:line:col: message and a summary. ok is false when there were any.
+func load(paths []string, reg Registry, stderr io.Writer) (*plan.Plan, bool) {
+	if len(paths) == 0 {
+		fmt.Fprintln(stderr, "no spec files given")
+		return nil, false
+	}
+	var specs []*spec.Spec
+	var errs spec.ErrorList
+	for _, path := range paths {
+		s, err := spec.ParseFile(path)
+		if err != nil {
+			errs = append(errs, spec.Errors(err)...)
+			continue
+		}
+		specs = append(specs, s)
+	}
+	if len(errs) == 0 {
+		p, err := plan.Build(specs, reg.Benchmarks)
+		if err == nil {
+			return p, true
+		}
+		errs = append(errs, spec.Errors(err)...)
+	}
+	spec.PrintErrors(stderr, errs)
+	return nil, false
+}
+
+func validateCmd(args []string, reg Registry, stderr io.Writer) int {
+	fs := newFlagSet("validate", "SUITE validate SPEC...", stderr)
+	paths, err := parse(fs, args)
+	if err != nil {
+		return usageStatus(err)
+	}
+	p, ok := load(paths, reg, stderr)
+	if !ok {
+		return 2
+	}
+	fmt.Fprintf(stderr, "%s: ok (%d runs, estimated %s)\n", strings.Join(paths, ", "), len(p.Runs), p.Estimate.Round(time.Second))
+	return 0
+}
+
+func listCmd(args []string, reg Registry, stdout, stderr io.Writer) int {
+	fs := newFlagSet("list", "SUITE list", stderr)
+	if _, err := parse(fs, args); err != nil {
+		return usageStatus(err)
+	}
+	for _, b := range reg.Benchmarks {
+		names := make([]string, 0, len(b.Params))
+		for n := range b.Params {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var ps []string
+		for _, n := range names {
+			ps = append(ps, fmt.Sprintf("%s=%s", n, strings.Join(b.Params[n], ",")))
+		}
+		if len(ps) > 0 {
+			fmt.Fprintf(stdout, "%s\t%s\n", b.Name, strings.Join(ps, " "))
+		} else {
+			fmt.Fprintln(stdout, b.Name)
+		}
+	}
+	return 0
+}
+
+func planCmd(args []string, reg Registry, stdout, stderr io.Writer) int {
+	fs := newFlagSet("plan", "SUITE plan SPEC...", stderr)
+	paths, err := parse(fs, args)
+	if err != nil {
+		return usageStatus(err)
+	}
+	p, ok := load(paths, reg, stderr)
+	if !ok {
+		return 2
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tBenchmark\tParams\tMode\tForks\tWarmup\tMeasurement\tEstimate")
+	for _, r := range p.Runs {
+		s := r.Settings
+		var ps []string
+		for _, prm := range r.Params {
+			ps = append(ps, prm.Name+"="+prm.Value)
+		}
+		forks := fmt.Sprint(s.Forks)
+		if s.WarmupForks > 0 {
+			forks = fmt.Sprintf("%d+%d", s.WarmupForks, s.Forks)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Index+1, r.Benchmark, strings.Join(ps, " "), r.Mode, forks,
+			phaseString(s.Warmup, r.Mode), phaseString(s.Measurement, r.Mode), r.Estimate.Round(time.Millisecond))
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "\n%d runs, estimated %s\n", len(p.Runs), p.Estimate.Round(time.Second))
+	return 0
+}
+
+func phaseString(it spec.Iterations, mode string) string {
+	if mode == spec.ModeSingleShot {
+		return fmt.Sprintf("%d × batch %d", it.Iterations, it.BatchSize)
+	}
+	s := fmt.Sprintf("%d × %s", it.Iterations, it.Time)
+	if it.BatchSize > 1 {
+		s += fmt.Sprintf(" (batch %d)", it.BatchSize)
+	}
+	return s
+}
+
+func runCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
+	fs := newFlagSet("run", "SUITE run [flags] SPEC...", stderr)
+	format := fs.String("format", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	out := fs.String("out", "", "write the report to this file instead of stdout")
+	quiet := fs.Bool("quiet", false, "no run log on stderr")
+	failFast := fs.Bool("fail-on-error", false, "stop the batch at the first failed run (JMH -foe)")
+	paths, err := parse(fs, args)
+	if err != nil {
+		return usageStatus(err)
+	}
+	renderer, err := report.NewRenderer(*format)
+	if err != nil {
+		fmt.Fprintf(stderr, "run: --format: %v\n", err)
+		return 2
+	}
+	p, ok := load(paths, reg, stderr)
+	if !ok {
+		return 2
+	}
+	var obs executor.Observer
+	if !*quiet {
+		obs = report.NewRunLog(stderr, p)
+	}
+	env := report.CollectEnv()
+	forks := executor.Execute(ctx, p, executor.Options{
+		Executable: reg.Executable,
+		Observer:   obs,
+		InProcess:  reg.InProcess,
+		FailFast:   *failFast,
+	})
+	env.End = time.Now()
+	rep := report.Build(p, forks, env)
+	rep.Complete = ctx.Err() == nil && len(rep.Runs) == len(p.Runs)
+	if err := write(renderer, rep, *out, stdout); err != nil {
+		fmt.Fprintf(stderr, "run: writing the report: %v\n", err)
+		return 2
+	}
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "interrupted: the report holds the runs finished before the interruption")
+		return 130
+	case anyFailed(rep):
+		return 1
+	}
+	return 0
+}
+
+func anyFailed(r *report.Report) bool {
+	for i := range r.Runs {
+		if r.Runs[i].Failed() {
+			return true
+		}
+	}
+	return false
+}
+
+// write renders the report to path (atomically: a temporary file renamed
+// into place) or to stdout.
+func write(r report.Renderer, rep *report.Report, path string, stdout io.Writer) error {
+	if path == "" {
+		return r.Render(stdout, rep)
+	}
+	tmp, err := os.CreateTemp(dirOf(path), ".benchspec-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := r.Render(tmp, rep); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[:i+1]
+	}
+	return "."
+}

@@ -1,0 +1,39 @@
+package benchspec
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/executor/worker"
+	"github.com/benchspec/benchspec/internal/cli"
+)
+
+// Main runs the suite binary: the sub-commands run, list, validate and
+// plan (see `--help`), or, when the binary was started as a fork by a
+// parent benchspec, the worker that measures one fork. Main does not
+// return; it exits with 0 when all went well, 1 when a benchmark failed
+// and 2 on bad usage or an invalid spec.
+func Main() {
+	if os.Getenv(executor.EnvAssignment) != "" {
+		os.Exit(worker.Serve(lookup))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Suite(ctx, os.Args[1:], cli.Registry{
+		Benchmarks: registered(),
+		InProcess:  inProcess,
+	}, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// inProcess runs a forks: 0 assignment in this process.
+func inProcess(a *executor.Assignment, emit func(*executor.Iteration) error) (executor.TimerCalibration, map[string]float64, error) {
+	fn, _ := lookup(a.Run.Benchmark)
+	clock := worker.SystemClock()
+	cal := worker.Calibrate(clock)
+	metrics, err := worker.RunFork(a, fn, clock, worker.SystemRand(), emit)
+	return cal, metrics, err
+}

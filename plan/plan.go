@@ -1,0 +1,223 @@
+// Package plan expands specs against the registered benchmarks into an
+// ordered list of runs: benchmark × params × mode, each with its settings,
+// forks and an estimated duration. It runs nothing.
+//
+// Order is deterministic: specs in the order given, entries in the order
+// written, the benchmarks an entry selects sorted by name, then the
+// entry's modes in the order written, then the parameter combinations
+// (the cartesian product, parameter names sorted, the first name varying
+// slowest, values in declared order).
+package plan
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/benchspec/benchspec/spec"
+)
+
+// ForkOverhead is the planned cost of starting, calibrating and ending
+// one fork, used in estimates.
+const ForkOverhead = 50 * time.Millisecond
+
+// Build expands specs against the registered benchmarks. Every problem is
+// reported, as a spec.ErrorList with positions: an entry that selects
+// nothing (with the closest registered names), a parameter that none of
+// the selected benchmarks declares.
+func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
+	byName := make(map[string]*Benchmark, len(registry))
+	names := make([]string, 0, len(registry))
+	for i := range registry {
+		byName[registry[i].Name] = &registry[i]
+		names = append(names, registry[i].Name)
+	}
+	sort.Strings(names)
+
+	p := &Plan{}
+	var errs spec.ErrorList
+	seen := map[string]int{}
+	for _, s := range specs {
+		if p.Suite == "" {
+			p.Suite = s.Name
+		}
+		p.Specs = append(p.Specs, SpecRef{Path: s.Path, SHA256: s.SHA256})
+		for ei := range s.Entries {
+			e := &s.Entries[ei]
+			matched, err := match(e, names)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if perr := checkParams(e, matched, byName); perr != nil {
+				errs = append(errs, perr...)
+				continue
+			}
+			for _, name := range matched {
+				for _, mode := range e.Settings.Modes {
+					for _, params := range product(byName[name].Params, e.Params) {
+						r := Run{
+							Index:     len(p.Runs),
+							Benchmark: name,
+							Params:    params,
+							Mode:      mode,
+							Settings:  e.Settings,
+							Spec:      s.Path,
+							Entry:     e.Index,
+						}
+						r.Key = key(&r)
+						if seen[r.Key]++; seen[r.Key] > 1 {
+							r.Key += fmt.Sprintf("#%d", seen[r.Key])
+						}
+						r.Estimate = estimate(&r)
+						p.Estimate += r.Estimate
+						p.Runs = append(p.Runs, r)
+					}
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool {
+			a, b := errs[i].Pos, errs[j].Pos
+			if a.File != b.File {
+				return a.File < b.File
+			}
+			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+		})
+		return nil, errs
+	}
+	return p, nil
+}
+
+// match returns the registered names an entry selects, like go test
+// -bench: unanchored RE2 unless anchored, minus the exclude pattern.
+func match(e *spec.Entry, names []string) ([]string, *spec.Error) {
+	inc, err := regexp.Compile(e.Include)
+	if err != nil {
+		return nil, &spec.Error{Pos: e.IncludePos, Msg: fmt.Sprintf("include: invalid regexp: %v", err)}
+	}
+	var exc *regexp.Regexp
+	if e.Exclude != "" {
+		if exc, err = regexp.Compile(e.Exclude); err != nil {
+			return nil, &spec.Error{Pos: e.ExcludePos, Msg: fmt.Sprintf("exclude: invalid regexp: %v", err)}
+		}
+	}
+	var out []string
+	for _, n := range names {
+		if inc.MatchString(n) && (exc == nil || !exc.MatchString(n)) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		msg := fmt.Sprintf("include %q matches no registered benchmark", e.Include)
+		if e.Exclude != "" {
+			msg = fmt.Sprintf("include %q with exclude %q matches no registered benchmark", e.Include, e.Exclude)
+		}
+		if c := closest(e.Include, names, 3); len(c) > 0 {
+			msg += "; closest: " + strings.Join(c, ", ")
+		} else {
+			msg += " (none are registered)"
+		}
+		return nil, &spec.Error{Pos: e.IncludePos, Msg: msg}
+	}
+	return out, nil
+}
+
+// checkParams reports the entry's parameters that none of the selected
+// benchmarks declares.
+func checkParams(e *spec.Entry, matched []string, byName map[string]*Benchmark) spec.ErrorList {
+	var errs spec.ErrorList
+	for name := range e.Params {
+		declared := false
+		var all []string
+		for _, m := range matched {
+			if _, ok := byName[m].Params[name]; ok {
+				declared = true
+			}
+			for k := range byName[m].Params {
+				all = append(all, k)
+			}
+		}
+		if !declared {
+			sort.Strings(all)
+			all = dedup(all)
+			valid := "none declare parameters"
+			if len(all) > 0 {
+				valid = "declared: " + strings.Join(all, ", ")
+			}
+			errs = append(errs, &spec.Error{Pos: e.ParamPos[name],
+				Msg: fmt.Sprintf("params: no selected benchmark declares parameter %q (%s)", name, valid)})
+		}
+	}
+	return errs
+}
+
+// product is the cartesian product of the declared parameters, with the
+// entry's values replacing the declared ones for the names it gives.
+func product(declared, override map[string][]string) [][]Param {
+	names := make([]string, 0, len(declared))
+	for n := range declared {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := [][]Param{nil}
+	for _, n := range names {
+		values := declared[n]
+		if o, ok := override[n]; ok {
+			values = o
+		}
+		var next [][]Param
+		for _, prefix := range out {
+			for _, v := range values {
+				row := append(append(make([]Param, 0, len(prefix)+1), prefix...), Param{n, v})
+				next = append(next, row)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// key is a run's identity: benchmark, params and mode, e.g.
+// "sort.Ints/size=10:avgt".
+func key(r *Run) string {
+	var b strings.Builder
+	b.WriteString(r.Benchmark)
+	for _, p := range r.Params {
+		fmt.Fprintf(&b, "/%s=%s", p.Name, p.Value)
+	}
+	b.WriteString(":" + r.Mode)
+	return b.String()
+}
+
+// ssIterationGuess is what a single-shot iteration is assumed to take:
+// its length is the benchmark's, not a setting.
+const ssIterationGuess = 10 * time.Millisecond
+
+func estimate(r *Run) time.Duration {
+	s := r.Settings
+	phase := func(it spec.Iterations) time.Duration {
+		if r.Mode == spec.ModeSingleShot {
+			return time.Duration(it.Iterations) * ssIterationGuess
+		}
+		return time.Duration(it.Iterations) * it.Time
+	}
+	forks := s.WarmupForks + s.Forks
+	if s.Forks == 0 {
+		forks = 1
+	}
+	return time.Duration(forks) * (ForkOverhead + phase(s.Warmup) + phase(s.Measurement))
+}
+
+func dedup(xs []string) []string {
+	out := xs[:0]
+	for i, x := range xs {
+		if i == 0 || x != xs[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,283 @@
+package report
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/spec"
+)
+
+// Build computes the report of a plan from the results of its forks, in
+// any order. env is the static environment (CollectEnv); Build fills in
+// the timer calibration from the forks, and End with the current time when
+// it is zero.
+//
+// Runs without any fork result are left out and make the report
+// incomplete. Fork results whose run index is not in the plan are ignored.
+func Build(p *plan.Plan, forks []executor.ForkResult, env Env) *Report {
+	byRun := make([][]executor.ForkResult, len(p.Runs))
+	for _, f := range forks {
+		if f.Run >= 0 && f.Run < len(byRun) {
+			byRun[f.Run] = append(byRun[f.Run], f)
+		}
+	}
+	rep := &Report{
+		SchemaVersion: SchemaVersion,
+		Complete:      true,
+		Suite:         p.Suite,
+		Env:           env,
+		Specs:         make([]SpecRef, len(p.Specs)),
+		Runs:          []Run{},
+	}
+	for i, s := range p.Specs {
+		rep.Specs[i] = SpecRef{Path: s.Path, SHA256: s.SHA256}
+	}
+	var resolution, overhead []float64
+	for i, fs := range byRun {
+		if len(fs) == 0 {
+			rep.Complete = false
+			continue
+		}
+		run, complete := buildRun(&p.Runs[i], fs, env.GOMAXPROCS)
+		rep.Complete = rep.Complete && complete
+		rep.Runs = append(rep.Runs, run)
+		for _, f := range fs {
+			if !f.Failed() && f.Timer.ResolutionNs > 0 {
+				resolution = append(resolution, f.Timer.ResolutionNs)
+			}
+			if !f.Failed() && f.Timer.OverheadNs > 0 {
+				overhead = append(overhead, f.Timer.OverheadNs)
+			}
+		}
+	}
+	rep.Env.TimerResolutionNs, rep.Env.TimerOverheadNs = median(resolution), median(overhead)
+	if rep.Env.End.IsZero() {
+		rep.Env.End = time.Now()
+	}
+	return rep
+}
+
+func median(xs []float64) Float {
+	sort.Float64s(xs)
+	return Float(jmhPercentile(xs, 50))
+}
+
+// buildRun computes one run from all its forks. complete is false when
+// the run stopped before all its measured forks ran without a failure.
+func buildRun(r *plan.Run, forks []executor.ForkResult, gomaxprocs int) (run Run, complete bool) {
+	sort.SliceStable(forks, func(i, j int) bool { return forks[i].Fork < forks[j].Fork })
+	unit := unitNs(r.Settings.TimeUnit)
+	run = Run{
+		Key:              r.Key,
+		Benchmark:        r.Benchmark,
+		Params:           make(map[string]string, len(r.Params)),
+		Mode:             r.Mode,
+		Threads:          threads(r.Settings, gomaxprocs),
+		Settings:         settingsOf(r.Settings),
+		Spec:             r.Spec,
+		Entry:            r.Entry,
+		Status:           StatusOK,
+		SecondaryMetrics: map[string]Metric{},
+		Diagnostics:      []Diagnostic{},
+		Forks:            make([]Fork, len(forks)),
+	}
+	for _, p := range r.Params {
+		run.Params[p.Name] = p.Value
+	}
+	var measured []*executor.ForkResult
+	for i := range forks {
+		f := &forks[i]
+		run.Forks[i] = forkOf(r.Mode, unit, f)
+		if f.Failed() && run.Status == StatusOK {
+			run.Status, run.Error, run.StderrTail = StatusFailed, fmt.Sprintf("fork %d: %s", f.Fork, f.Err), f.StderrTail
+		}
+		if !f.Warmup {
+			measured = append(measured, f)
+		}
+	}
+	if run.Failed() {
+		return run, true
+	}
+	if want := max(r.Settings.Forks, 1); len(measured) < want {
+		run.Status = StatusFailed
+		run.Error = fmt.Sprintf("incomplete: %d of %d measured forks ran", len(measured), want)
+		return run, false
+	}
+	samples := mergeSamples(measured)
+	primary := primaryOf(r, unit, measured, samples)
+	run.Primary = &primary
+	if primary.Histogram != nil {
+		// JMH's "·p0.50": each percentile again as a one-value metric
+		for _, p := range percentiles {
+			v := float64(primary.Percentiles[p.key])
+			run.SecondaryMetrics[p.name] = metricOf([][]float64{{v}}, primary.ScoreUnit)
+		}
+	}
+	addSecondary(run.SecondaryMetrics, measured)
+	return run, true
+}
+
+// mergeSamples merges the sample histograms of all measurement iterations
+// of the measured forks.
+func mergeSamples(measured []*executor.ForkResult) *hist.Histogram {
+	h := &hist.Histogram{}
+	for _, f := range measured {
+		for _, it := range f.Iterations {
+			if it.Phase == executor.PhaseMeasurement && it.Histogram != nil {
+				h.Merge(hist.FromSnapshot(*it.Histogram))
+			}
+		}
+	}
+	return h
+}
+
+// primaryOf computes the primary metric over the measurement iterations of
+// the measured forks; in sample mode over their merged samples.
+func primaryOf(r *plan.Run, unit float64, measured []*executor.ForkResult, samples *hist.Histogram) Metric {
+	name := Unit(r.Mode, r.Settings.TimeUnit)
+	raw := make([][]float64, len(measured))
+	for i, f := range measured {
+		raw[i] = []float64{}
+		for j := range f.Iterations {
+			it := &f.Iterations[j]
+			if it.Phase != executor.PhaseMeasurement {
+				continue
+			}
+			raw[i] = append(raw[i], score(r.Mode, unit, it))
+		}
+	}
+	if r.Mode == spec.ModeSampleTime && samples.Count() > 0 {
+		return metricOfHist(samples, unit, name, raw)
+	}
+	return metricOf(raw, name)
+}
+
+// addSecondary adds to into the fork metrics averaged over the measured
+// forks, and the iteration metrics averaged over the measurement
+// iterations (these win over a fork metric of the same name). A metric's
+// name is also its unit.
+func addSecondary(into map[string]Metric, measured []*executor.ForkResult) {
+	forkRaw := map[string][][]float64{}
+	for _, f := range measured {
+		for name, v := range f.Metrics {
+			forkRaw[name] = append(forkRaw[name], []float64{v})
+		}
+	}
+	iterRaw := map[string][][]float64{}
+	for i, f := range measured {
+		for _, it := range f.Iterations {
+			if it.Phase != executor.PhaseMeasurement {
+				continue
+			}
+			for name, v := range it.Metrics {
+				if iterRaw[name] == nil {
+					iterRaw[name] = make([][]float64, len(measured))
+				}
+				iterRaw[name][i] = append(iterRaw[name][i], v)
+			}
+		}
+	}
+	for _, raws := range []map[string][][]float64{forkRaw, iterRaw} {
+		for name, raw := range raws {
+			for i := range raw {
+				if raw[i] == nil {
+					raw[i] = []float64{}
+				}
+			}
+			into[name] = metricOf(raw, name)
+		}
+	}
+}
+
+// threads resolves `threads: max` to the GOMAXPROCS the forks run with:
+// the spec's GOMAXPROCS environment variable, else gomaxprocs (the
+// parent's), else this process's.
+func threads(s spec.Settings, gomaxprocs int) int {
+	if s.Threads != spec.ThreadsMax {
+		return s.Threads
+	}
+	if n, err := strconv.Atoi(s.Env["GOMAXPROCS"]); err == nil && n > 0 {
+		return n
+	}
+	if gomaxprocs > 0 {
+		return gomaxprocs
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func settingsOf(s spec.Settings) Settings {
+	out := Settings{
+		Forks:             s.Forks,
+		WarmupForks:       s.WarmupForks,
+		Warmup:            phaseOf(s.Warmup),
+		Measurement:       phaseOf(s.Measurement),
+		OpsPerInvocation:  s.OpsPerInvocation,
+		TimeUnit:          s.TimeUnit,
+		Timeout:           s.Timeout.String(),
+		Env:               make(map[string]string, len(s.Env)),
+		GCBeforeIteration: s.GCBeforeIteration,
+		Profilers:         append([]string{}, s.Profilers...),
+	}
+	for k, v := range s.Env {
+		out.Env[k] = v
+	}
+	return out
+}
+
+func phaseOf(it spec.Iterations) Phase {
+	return Phase{Iterations: it.Iterations, Time: it.Time.String(), BatchSize: it.BatchSize}
+}
+
+func forkOf(mode string, unit float64, f *executor.ForkResult) Fork {
+	out := Fork{
+		Fork:       f.Fork,
+		Warmup:     f.Warmup,
+		PID:        f.PID,
+		ExitStatus: f.ExitStatus,
+		WallNs:     int64(f.Wall),
+		Timer:      Timer{ResolutionNs: positive(f.Timer.ResolutionNs), OverheadNs: positive(f.Timer.OverheadNs)},
+		Iterations: make([]Iteration, len(f.Iterations)),
+		Metrics:    floatMap(f.Metrics),
+		Error:      f.Err,
+	}
+	for i := range f.Iterations {
+		it := &f.Iterations[i]
+		out.Iterations[i] = Iteration{
+			Phase:       it.Phase,
+			Index:       it.Index,
+			Ops:         Float(it.Ops),
+			TimeNs:      Float(it.TimeNs),
+			Invocations: it.Invocations,
+			Score:       Float(score(mode, unit, it)),
+		}
+		if it.Histogram != nil {
+			out.Iterations[i].Samples = it.Histogram.Count
+		}
+		if len(it.Metrics) > 0 {
+			out.Iterations[i].Metrics = floatMap(it.Metrics)
+		}
+	}
+	return out
+}
+
+// positive is v, or NaN (null) when v was not measured.
+func positive(v float64) Float {
+	if v <= 0 {
+		return NaN()
+	}
+	return Float(v)
+}
+
+func floatMap(m map[string]float64) map[string]Float {
+	out := make(map[string]Float, len(m))
+	for k, v := range m {
+		out[k] = Float(v)
+	}
+	return out
+}

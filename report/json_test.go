@@ -1,0 +1,162 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/xeipuuv/gojsonschema"
+
+	"github.com/benchspec/benchspec/schemas"
+)
+
+func renderJSON(t *testing.T, rep *Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := (JSONRenderer{}).Render(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestJSONValidatesAgainstSchema(t *testing.T) {
+	p, forks, env := fixture()
+	reports := map[string]*Report{"fixture": Build(p, forks, env), "no forks": Build(p, nil, env)}
+	schema, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(schemas.Result))
+	if err != nil {
+		t.Fatalf("result.schema.json: %v", err)
+	}
+	for name, rep := range reports {
+		res, err := schema.Validate(gojsonschema.NewBytesLoader(renderJSON(t, rep)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, e := range res.Errors() {
+			t.Errorf("%s: %s", name, e)
+		}
+	}
+}
+
+func TestSchemaCatchesDrift(t *testing.T) {
+	p, forks, env := fixture()
+	var doc map[string]any
+	if err := json.Unmarshal(renderJSON(t, Build(p, forks, env)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	run := doc["runs"].([]any)[0].(map[string]any)
+	run["primary_metric"].(map[string]any)["scoreError"] = 1.0 // camelCase drift
+	run["primary_metric"].(map[string]any)["score"] = "NaN"    // a string where a number belongs
+	b, _ := json.Marshal(doc)
+	schema, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(schemas.Result))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := schema.Validate(gojsonschema.NewBytesLoader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Valid() {
+		t.Errorf("a report with an unknown field and a string score validates")
+	}
+}
+
+func TestJSONNullNotNaN(t *testing.T) {
+	p, forks, env := fixture()
+	out := string(renderJSON(t, Build(p, forks, env)))
+	for _, bad := range []string{"NaN", "Inf", `"null"`} {
+		if strings.Contains(out, bad) {
+			t.Errorf("JSON contains %s", bad)
+		}
+	}
+	if !strings.HasSuffix(out, "}\n") {
+		t.Errorf("JSON does not end with a newline")
+	}
+	var doc struct {
+		Runs []struct {
+			Primary *struct {
+				ScoreError      *float64   `json:"score_error"`
+				ScoreConfidence []*float64 `json:"score_confidence"`
+			} `json:"primary_metric"`
+			Status string `json:"status"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if e := doc.Runs[1].Primary; e.ScoreError != nil || e.ScoreConfidence[0] != nil || e.ScoreConfidence[1] != nil {
+		t.Errorf("n = 1: score_error %v, confidence %v; want null", e.ScoreError, e.ScoreConfidence)
+	}
+	if doc.Runs[3].Status != "failed" || doc.Runs[3].Primary != nil {
+		t.Errorf("failed run: primary_metric = %v, want null", doc.Runs[3].Primary)
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	p, forks, env := fixture()
+	want := Build(p, forks, env)
+	got, err := Read(bytes.NewReader(renderJSON(t, want)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got, floatCmp); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+}
+
+func TestRead(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc, err string
+	}{
+		{"unknown fields are fine", `{"schema_version": 1, "from_the_future": true, "runs": []}`, ""},
+		{"newer version", `{"schema_version": 2}`, "unsupported schema_version 2 (this build reads 1)"},
+		{"no version", `{"runs": []}`, "unsupported schema_version 0"},
+		{"not JSON", `score: 1`, "reading JSON report"},
+		{"string number", `{"schema_version": 1, "env": {"timer_overhead_ns": "NaN"}}`, "number or null expected"},
+	} {
+		_, err := Read(strings.NewReader(tc.doc))
+		if (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%s: Read error %v, want %q", tc.name, err, tc.err)
+		}
+	}
+}
+
+func TestFloatJSON(t *testing.T) {
+	for _, tc := range []struct {
+		f    Float
+		json string
+	}{
+		{1.5, "1.5"}, {0, "0"}, {1e21, "1e+21"}, {Float(math.NaN()), "null"},
+		{Float(math.Inf(1)), "null"}, {Float(math.Inf(-1)), "null"},
+	} {
+		b, err := json.Marshal(tc.f)
+		if err != nil || string(b) != tc.json {
+			t.Errorf("Marshal(%v) = %s, %v; want %s", tc.f, b, err, tc.json)
+		}
+	}
+	var fs []Float
+	if err := json.Unmarshal([]byte(`[null, 2.5]`), &fs); err != nil || !math.IsNaN(float64(fs[0])) || fs[1] != 2.5 {
+		t.Errorf("Unmarshal([null, 2.5]) = %v, %v; want [NaN 2.5]", fs, err)
+	}
+	var b Bin
+	if err := json.Unmarshal([]byte(`[0.5, 3]`), &b); err != nil || b != (Bin{0.5, 3}) {
+		t.Errorf("Unmarshal bin = %+v, %v", b, err)
+	}
+	if err := json.Unmarshal([]byte(`{"value": 0.5}`), &b); err == nil {
+		t.Errorf("a bin object unmarshals")
+	}
+}
+
+func TestPercentilesJSONOrder(t *testing.T) {
+	p := Percentiles{"100.0": 4, "50.0": 2, "99.9": NaN(), "0.0": 1, "9.5": 1.5}
+	b, err := json.Marshal(p)
+	if want := `{"0.0":1,"9.5":1.5,"50.0":2,"99.9":null,"100.0":4}`; err != nil || string(b) != want {
+		t.Errorf("Marshal = %s, %v; want %s", b, err, want)
+	}
+	var back Percentiles
+	if err := json.Unmarshal(b, &back); err != nil || len(back) != 5 || back["99.9"].Valid() {
+		t.Errorf("Unmarshal = %v, %v", back, err)
+	}
+}

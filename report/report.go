@@ -1,0 +1,221 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// SchemaVersion is the version of the JSON report this package writes and
+// reads. It changes only when a field changes meaning or disappears; new
+// fields are added without a bump, and Read ignores fields it does not know.
+const SchemaVersion = 1
+
+// Run statuses.
+const (
+	StatusOK     = "ok"
+	StatusFailed = "failed"
+)
+
+// Report is the result of a batch: the environment, and one Run per
+// planned run that started. It is plain data; every renderer reads it.
+type Report struct {
+	SchemaVersion int `json:"schema_version"`
+	// Complete is false when some planned runs did not run, or did not run
+	// all their forks (the batch was interrupted).
+	Complete bool      `json:"complete"`
+	Suite    string    `json:"suite"`
+	Env      Env       `json:"env"`
+	Specs    []SpecRef `json:"specs"`
+	Runs     []Run     `json:"runs"`
+}
+
+// SpecRef identifies a spec file by path and content.
+type SpecRef struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Env is where the numbers were measured.
+type Env struct {
+	ToolVersion string `json:"tool_version"`
+	GoVersion   string `json:"go_version"`
+	GOOS        string `json:"goos"`
+	GOARCH      string `json:"goarch"`
+	CPU         string `json:"cpu"` // model name, or GOARCH when unknown
+	NumCPU      int    `json:"num_cpu"`
+	GOMAXPROCS  int    `json:"gomaxprocs"` // of the parent process
+	Hostname    string `json:"hostname"`
+	// TimerResolutionNs and TimerOverheadNs are the medians over the forks
+	// that calibrated their clock; null when none did.
+	TimerResolutionNs Float     `json:"timer_resolution_ns"`
+	TimerOverheadNs   Float     `json:"timer_overhead_ns"`
+	Start             time.Time `json:"start"`
+	End               time.Time `json:"end"`
+}
+
+// Run is one benchmark × params × mode and what its forks measured.
+type Run struct {
+	Key       string            `json:"key"`
+	Benchmark string            `json:"benchmark"`
+	Params    map[string]string `json:"params"`
+	Mode      string            `json:"mode"`
+	// Threads is the number of goroutines running the body; `threads: max`
+	// is resolved to the GOMAXPROCS of the forks' environment.
+	Threads  int      `json:"threads"`
+	Settings Settings `json:"settings"`
+	Spec     string   `json:"spec"`  // path of the spec that selected the run
+	Entry    int      `json:"entry"` // 0-based index of the entry in that spec
+
+	Status     string `json:"status"`      // StatusOK or StatusFailed
+	Error      string `json:"error"`       // the first failure, "" when ok
+	StderrTail string `json:"stderr_tail"` // of the first failed fork
+
+	// Primary is nil when the run failed.
+	Primary          *Metric           `json:"primary_metric"`
+	SecondaryMetrics map[string]Metric `json:"secondary_metrics"`
+	Diagnostics      []Diagnostic      `json:"diagnostics"`
+	Forks            []Fork            `json:"forks"`
+}
+
+// Failed reports whether the run failed.
+func (r *Run) Failed() bool { return r.Status != StatusOK }
+
+// Settings is how a run was measured.
+type Settings struct {
+	Forks             int               `json:"forks"`
+	WarmupForks       int               `json:"warmup_forks"`
+	Warmup            Phase             `json:"warmup"`
+	Measurement       Phase             `json:"measurement"`
+	OpsPerInvocation  int               `json:"ops_per_invocation"`
+	TimeUnit          string            `json:"time_unit"`
+	Timeout           string            `json:"timeout"` // Go duration
+	Env               map[string]string `json:"env"`
+	GCBeforeIteration bool              `json:"gc_before_iteration"`
+	Profilers         []string          `json:"profilers"`
+}
+
+// Phase is the configuration of warmup or measurement.
+type Phase struct {
+	Iterations int    `json:"iterations"`
+	Time       string `json:"time"` // Go duration
+	BatchSize  int    `json:"batch_size"`
+}
+
+// Metric is a score with its error and the data it came from.
+type Metric struct {
+	Score      Float `json:"score"`
+	ScoreError Float `json:"score_error"` // 99.9 % half-width; null when Count ≤ 1
+	// ScoreConfidence is [Score-ScoreError, Score+ScoreError].
+	ScoreConfidence [2]Float    `json:"score_confidence"`
+	ScoreUnit       string      `json:"score_unit"`
+	Count           int         `json:"count"`
+	Stdev           Float       `json:"stdev"` // sample standard deviation (n-1)
+	Min             Float       `json:"min"`
+	Max             Float       `json:"max"`
+	Percentiles     Percentiles `json:"percentiles"`
+	// RawData holds, per measured fork, the values the metric was computed
+	// from (iteration scores; one value per fork for fork-level metrics).
+	RawData [][]Float `json:"raw_data"`
+	// Histogram is the merged sample distribution (sample mode's primary
+	// metric only).
+	Histogram *Histogram `json:"histogram,omitempty"`
+}
+
+// Percentiles are a metric's percentiles keyed by percent, like JMH's
+// scorePercentiles: "0.0", "50.0", "90.0", "95.0", "99.0", "99.9",
+// "99.99", "100.0". JSON lists them in increasing order.
+type Percentiles map[string]Float
+
+// MarshalJSON writes p as an object with its keys in numeric order.
+func (p Percentiles) MarshalJSON() ([]byte, error) {
+	keys := sortedKeys(p)
+	sort.SliceStable(keys, func(i, j int) bool { return percentKey(keys[i]) < percentKey(keys[j]) })
+	out := []byte{'{'}
+	for i, k := range keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		name, _ := json.Marshal(k)
+		value, _ := p[k].MarshalJSON()
+		out = append(append(append(out, name...), ':'), value...)
+	}
+	return append(out, '}'), nil
+}
+
+// percentKey is the number a percentile key stands for; keys that are no
+// number sort last.
+func percentKey(k string) float64 {
+	if v, err := strconv.ParseFloat(k, 64); err == nil {
+		return v
+	}
+	return math.Inf(1)
+}
+
+// Histogram is a sample-mode distribution, in the metric's unit. Count,
+// Sum, Min and Max are exact; bin values are within hist.Alpha.
+type Histogram struct {
+	Count uint64 `json:"count"`
+	Sum   Float  `json:"sum"`
+	Min   Float  `json:"min"`
+	Max   Float  `json:"max"`
+	Bins  []Bin  `json:"bins"` // increasing values
+}
+
+// Diagnostic is a reason to distrust a number, returned as data.
+type Diagnostic struct {
+	Code     string           `json:"code"`
+	Severity string           `json:"severity"`
+	Message  string           `json:"message"`
+	Evidence map[string]Float `json:"evidence"`
+}
+
+// Fork is one process of a run, as measured.
+type Fork struct {
+	Fork       int              `json:"fork"` // 1-based, warmup forks first
+	Warmup     bool             `json:"warmup"`
+	PID        int              `json:"pid"`         // 0 in-process
+	ExitStatus int              `json:"exit_status"` // -1 when killed or not started
+	WallNs     int64            `json:"wall_ns"`
+	Timer      Timer            `json:"timer"`
+	Iterations []Iteration      `json:"iterations"`
+	Metrics    map[string]Float `json:"metrics"` // B.ReportMetric, by unit
+	Error      string           `json:"error"`   // "" on success
+}
+
+// Timer is a fork's clock calibration; null where not measured.
+type Timer struct {
+	ResolutionNs Float `json:"resolution_ns"`
+	OverheadNs   Float `json:"overhead_ns"`
+}
+
+// Iteration is one warmup or measurement iteration of a fork.
+type Iteration struct {
+	Phase       string           `json:"phase"`
+	Index       int              `json:"index"`
+	Ops         Float            `json:"ops"`
+	TimeNs      Float            `json:"time_ns"`
+	Invocations uint64           `json:"invocations"`
+	Score       Float            `json:"score"`             // IterationScore, in the run's unit
+	Samples     uint64           `json:"samples,omitempty"` // sample mode
+	Metrics     map[string]Float `json:"metrics,omitempty"`
+}
+
+// Read decodes a JSON report. Fields it does not know are ignored, so that
+// a newer report stays readable; a report of another schema version is an
+// error.
+func Read(r io.Reader) (*Report, error) {
+	var rep Report
+	if err := json.NewDecoder(r).Decode(&rep); err != nil {
+		return nil, fmt.Errorf("report: reading JSON report: %w", err)
+	}
+	if rep.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("report: unsupported schema_version %d (this build reads %d)",
+			rep.SchemaVersion, SchemaVersion)
+	}
+	return &rep, nil
+}

@@ -1,0 +1,239 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/spec"
+)
+
+// RunLog is an executor.Observer that writes a JMH-like run log: a header
+// per run, progress and ETA before each fork, a line per iteration, fork
+// failures with the tail of their output, and a result summary per run.
+// It is meant for humans on stderr; its format is not stable.
+type RunLog struct {
+	w    io.Writer
+	plan *plan.Plan
+	err  error
+
+	wall  time.Duration // total wall time of the forks finished so far
+	ended int           // forks finished so far
+}
+
+var _ executor.Observer = (*RunLog)(nil)
+
+// NewRunLog returns a run log of the plan p that writes to w.
+func NewRunLog(w io.Writer, p *plan.Plan) *RunLog { return &RunLog{w: w, plan: p} }
+
+// Err returns the first error writing the log, if any.
+func (l *RunLog) Err() error { return l.err }
+
+func (l *RunLog) printf(format string, args ...any) {
+	if l.err == nil {
+		_, l.err = fmt.Fprintf(l.w, format, args...)
+	}
+}
+
+// RunStart writes the run's header.
+func (l *RunLog) RunStart(r *plan.Run) {
+	s := &r.Settings
+	l.printf("# Benchmark: %s\n", r.Benchmark)
+	if len(r.Params) > 0 {
+		params := make(map[string]string, len(r.Params))
+		for _, p := range r.Params {
+			params[p.Name] = p.Value
+		}
+		l.printf("# Parameters: %s\n", paramString(params))
+	}
+	l.printf("# Mode: %s\n", modeDescription(r.Mode))
+	l.printf("# Warmup: %s\n", phaseLine(r.Mode, s.Warmup))
+	l.printf("# Measurement: %s\n", phaseLine(r.Mode, s.Measurement))
+	l.printf("# Timeout: %s per iteration\n", jmhDuration(s.Timeout))
+	l.printf("# Threads: %s\n", threadsLine(s.Threads))
+	l.printf("# Forks: %s\n\n", forksLine(s.Forks, s.WarmupForks))
+}
+
+// ForkStart writes the progress of the plan and the fork's number.
+func (l *RunLog) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
+	pct := 0.0
+	if all > 0 {
+		pct = 100 * float64(done) / float64(all)
+	}
+	l.printf("# Run progress: %.2f%% complete, ETA %s\n", pct, clock(l.eta(done, all)))
+	if w := r.Settings.WarmupForks; warmup {
+		l.printf("# Warmup Fork: %d of %d\n", fork, w)
+	} else {
+		l.printf("# Fork: %d of %d\n", fork-w, total-w)
+	}
+}
+
+// eta estimates the time left: the forks not yet done times the mean wall
+// time of the forks finished so far, or the plan's estimate before any
+// fork finished.
+func (l *RunLog) eta(done, all int) time.Duration {
+	left := max(all-done, 0)
+	if l.ended > 0 {
+		return l.wall / time.Duration(l.ended) * time.Duration(left)
+	}
+	if all == 0 {
+		return 0
+	}
+	return time.Duration(float64(l.plan.Estimate) * float64(left) / float64(all))
+}
+
+// Iteration writes one iteration's score (sample mode: its sample count
+// and mean).
+func (l *RunLog) Iteration(r *plan.Run, fork int, it *executor.Iteration) {
+	prefix := "Iteration"
+	if it.Phase == executor.PhaseWarmup {
+		prefix = "# Warmup Iteration"
+	}
+	score, unit := Float(IterationScore(r, it)), Unit(r.Mode, r.Settings.TimeUnit)
+	if r.Mode == spec.ModeSampleTime && it.Histogram != nil {
+		l.printf("%s %3d: n = %d, mean = %s %s\n", prefix, it.Index, it.Histogram.Count, formatScore(score), unit)
+		return
+	}
+	l.printf("%s %3d: %s %s\n", prefix, it.Index, formatScore(score), unit)
+}
+
+// ForkEnd writes a fork's failure with the tail of its output.
+func (l *RunLog) ForkEnd(r *plan.Run, f *executor.ForkResult) {
+	l.wall += f.Wall
+	l.ended++
+	if f.Failed() {
+		l.printf("<failure: %s>\n", f.Err)
+		if tail := strings.TrimRight(f.StderrTail, "\n"); tail != "" {
+			l.printf("\n%s\n", indent(tail, "  "))
+		}
+	}
+	l.printf("\n")
+}
+
+// RunEnd writes the run's result as the report computes it.
+func (l *RunLog) RunEnd(r *plan.Run, forks []executor.ForkResult) {
+	run, _ := buildRun(r, append([]executor.ForkResult(nil), forks...), 0)
+	if run.Failed() {
+		l.printf("Result %q:\n  FAILED: %s\n\n", r.Benchmark, run.Error)
+		return
+	}
+	l.printf("Result %q:\n%s\n", r.Benchmark, summary(run.Primary, r.Mode == spec.ModeSampleTime))
+	for _, name := range sortedKeys(run.SecondaryMetrics) {
+		if r.Mode == spec.ModeSampleTime && isPercentileName(name) {
+			continue
+		}
+		m := run.SecondaryMetrics[name]
+		l.printf("Secondary result %q:\n%s\n", r.Benchmark+":"+name, summary(&m, false))
+	}
+}
+
+// summary is the indented body of a result: JMH's average block, or for
+// a sample distribution its count, mean and percentiles.
+func summary(m *Metric, sample bool) string {
+	var b strings.Builder
+	u := m.ScoreUnit
+	withError := func(score Float) string {
+		if e := formatError(m.ScoreError); e != "" {
+			return fmt.Sprintf("%s ±(%g%%) %s %s", formatScore(score), 100*Confidence, e, u)
+		}
+		return formatScore(score) + " " + u
+	}
+	if sample {
+		fmt.Fprintf(&b, "  N = %d\n  mean = %s\n\n  Percentiles, %s:\n", m.Count, withError(m.Score), u)
+		for _, p := range percentiles {
+			fmt.Fprintf(&b, "    p(%8.4f) = %10s %s\n", 100*p.q, formatScore(m.Percentiles[p.key]), u)
+		}
+		return b.String()
+	}
+	if !m.ScoreError.Valid() {
+		fmt.Fprintf(&b, "  %s\n", withError(m.Score))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "  %s [Average]\n", withError(m.Score))
+	fmt.Fprintf(&b, "  (min, avg, max) = (%s, %s, %s), stdev = %s\n",
+		formatScore(m.Min), formatScore(m.Score), formatScore(m.Max), formatScore(m.Stdev))
+	fmt.Fprintf(&b, "  CI (%g%%): [%s, %s] (assumes normal distribution)\n",
+		100*Confidence, formatScore(m.ScoreConfidence[0]), formatScore(m.ScoreConfidence[1]))
+	return b.String()
+}
+
+func modeDescription(mode string) string {
+	switch mode {
+	case spec.ModeThroughput:
+		return "Throughput, ops/time"
+	case spec.ModeAverageTime:
+		return "Average time, time/op"
+	case spec.ModeSampleTime:
+		return "Sampling time"
+	case spec.ModeSingleShot:
+		return "Single shot invocation time"
+	}
+	return mode
+}
+
+func phaseLine(mode string, it spec.Iterations) string {
+	if it.Iterations <= 0 {
+		return "<none>"
+	}
+	each := jmhDuration(it.Time)
+	if mode == spec.ModeSingleShot {
+		each = "single-shot"
+	}
+	return fmt.Sprintf("%d iterations, %s each, %d calls per op", it.Iterations, each, it.BatchSize)
+}
+
+func threadsLine(n int) string {
+	switch n {
+	case spec.ThreadsMax:
+		return "max (GOMAXPROCS) threads"
+	case 1:
+		return "1 thread"
+	}
+	return fmt.Sprintf("%d threads", n)
+}
+
+func forksLine(forks, warmup int) string {
+	s := fmt.Sprint(forks)
+	if forks == 0 {
+		s = "0 (in-process, for debugging only)"
+	}
+	if warmup > 0 {
+		s += fmt.Sprintf(", plus %d warmup", warmup)
+	}
+	return s
+}
+
+// jmhDuration writes d in the largest unit that holds it exactly, like
+// JMH's TimeValue: "1 s", "500 ms", "10 min".
+func jmhDuration(d time.Duration) string {
+	units := []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "hr"}, {time.Minute, "min"}, {time.Second, "s"}, {time.Millisecond, "ms"}, {time.Microsecond, "us"}}
+	for _, u := range units {
+		if d != 0 && d%u.d == 0 {
+			return fmt.Sprintf("%d %s", d/u.d, u.name)
+		}
+	}
+	return fmt.Sprintf("%d ns", d)
+}
+
+// indent prefixes every non-empty line of s with prefix.
+func indent(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		if line != "" {
+			lines[i] = prefix + line
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// clock writes d as hh:mm:ss, rounded to the second.
+func clock(d time.Duration) string {
+	s := int64(d.Round(time.Second) / time.Second)
+	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}

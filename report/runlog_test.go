@@ -1,0 +1,88 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+)
+
+// replay drives an observer through the fixture as the executor would.
+func replay(o executor.Observer) {
+	p, forks, _ := fixture()
+	all := 0
+	for _, r := range p.Runs {
+		all += r.Settings.WarmupForks + max(r.Settings.Forks, 1)
+	}
+	done := 0
+	for i := range p.Runs {
+		r := &p.Runs[i]
+		var mine []executor.ForkResult
+		for _, f := range forks {
+			if f.Run == i {
+				mine = append(mine, f)
+			}
+		}
+		for n := 1; n <= len(mine); n++ {
+			mine[n-1] = forkNumber(forks, i, n)
+		}
+		o.RunStart(r)
+		for _, f := range mine {
+			o.ForkStart(r, f.Fork, len(mine), f.Warmup, done, all)
+			for j := range f.Iterations {
+				o.Iteration(r, f.Fork, &f.Iterations[j])
+			}
+			o.ForkEnd(r, &f)
+			done++
+		}
+		o.RunEnd(r, mine)
+	}
+}
+
+func forkNumber(forks []executor.ForkResult, run, n int) executor.ForkResult {
+	for _, f := range forks {
+		if f.Run == run && f.Fork == n {
+			return f
+		}
+	}
+	panic("no such fork")
+}
+
+func TestRunLogGolden(t *testing.T) {
+	p, _, _ := fixture()
+	var out strings.Builder
+	l := NewRunLog(&out, p)
+	replay(l)
+	if l.Err() != nil {
+		t.Fatal(l.Err())
+	}
+	golden(t, "runlog.golden", out.String())
+}
+
+func TestRunLogETA(t *testing.T) {
+	p, _, _ := fixture()
+	l := NewRunLog(&strings.Builder{}, p)
+	if got := l.eta(0, 8); got != 2*time.Minute {
+		t.Errorf("ETA before any fork = %v, want the plan's 2m", got)
+	}
+	if got := l.eta(2, 8); got != 90*time.Second {
+		t.Errorf("ETA with 2 of 8 forks done, none ended = %v, want 3/4 of the plan's 2m", got)
+	}
+	l.ForkEnd(&p.Runs[0], &executor.ForkResult{Wall: 3 * time.Second})
+	l.ForkEnd(&p.Runs[0], &executor.ForkResult{Wall: 5 * time.Second})
+	if got := l.eta(2, 8); got != 24*time.Second {
+		t.Errorf("ETA with 6 forks left at 4 s each = %v, want 24s", got)
+	}
+}
+
+func TestJMHDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		time.Second: "1 s", 500 * time.Millisecond: "500 ms", 10 * time.Minute: "10 min",
+		1500 * time.Millisecond: "1500 ms", 2 * time.Hour: "2 hr", 100 * time.Microsecond: "100 us", 7: "7 ns", 0: "0 ns",
+	} {
+		if got := jmhDuration(d); got != want {
+			t.Errorf("jmhDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

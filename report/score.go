@@ -1,0 +1,55 @@
+package report
+
+import (
+	"math"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/spec"
+)
+
+// nsPer is the length of each time unit in nanoseconds.
+var nsPer = map[string]float64{"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+// unitNs returns the length of timeUnit in nanoseconds, NaN for an unknown
+// unit so that a wrong unit can only give a missing number, not a wrong one.
+func unitNs(timeUnit string) float64 {
+	if ns, ok := nsPer[timeUnit]; ok {
+		return ns
+	}
+	return math.NaN()
+}
+
+// Unit returns the unit of a mode's scores in timeUnit: "ops/us" for
+// thrpt, "us/op" for avgt, sample and ss.
+func Unit(mode, timeUnit string) string {
+	if mode == spec.ModeThroughput {
+		return "ops/" + timeUnit
+	}
+	return timeUnit + "/op"
+}
+
+// IterationScore returns the score of one iteration in the run's mode and
+// time unit (see Unit): thrpt Ops/TimeNs, the others TimeNs/Ops, sample
+// mode the exact mean of the iteration's samples. It is NaN where the
+// division is undefined (no ops, no time).
+func IterationScore(r *plan.Run, it *executor.Iteration) float64 {
+	return score(r.Mode, unitNs(r.Settings.TimeUnit), it)
+}
+
+func score(mode string, unit float64, it *executor.Iteration) float64 {
+	switch {
+	case mode == spec.ModeThroughput:
+		if it.TimeNs <= 0 {
+			return math.NaN()
+		}
+		return it.Ops / it.TimeNs * unit
+	case mode == spec.ModeSampleTime && it.Histogram != nil && it.Histogram.Count > 0:
+		return it.Histogram.Sum / float64(it.Histogram.Count) / unit
+	default:
+		if it.Ops <= 0 {
+			return math.NaN()
+		}
+		return it.TimeNs / it.Ops / unit
+	}
+}

@@ -1,0 +1,150 @@
+package report
+
+import (
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchspec/benchspec/report/hist"
+)
+
+// Confidence is the level of every score error and confidence interval.
+const Confidence = 0.999
+
+// percentile is one of the percentiles a metric reports: its quantile,
+// its key in Metric.Percentiles and its name as a sample-mode secondary
+// metric.
+type percentile struct {
+	q    float64
+	key  string
+	name string
+}
+
+var percentiles = []percentile{
+	{0, "0.0", "p0.00"},
+	{0.5, "50.0", "p0.50"},
+	{0.9, "90.0", "p0.90"},
+	{0.95, "95.0", "p0.95"},
+	{0.99, "99.0", "p0.99"},
+	{0.999, "99.9", "p0.999"},
+	{0.9999, "99.99", "p0.9999"},
+	{1, "100.0", "p1.00"},
+}
+
+// isPercentileName reports whether name is a sample-mode percentile
+// secondary metric.
+func isPercentileName(name string) bool {
+	for _, p := range percentiles {
+		if p.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// halfWidth is the Student-t half-width of the Confidence interval of a
+// mean of n values with sample standard deviation stdev; NaN for n ≤ 1.
+func halfWidth(stdev float64, n int) float64 {
+	if n <= 1 {
+		return math.NaN()
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - (1-Confidence)/2)
+	return t * stdev / math.Sqrt(float64(n))
+}
+
+// jmhPercentile is JMH's percentile of sorted values, p in [0, 100]: the
+// minimum at 0, otherwise Commons Math's legacy estimator, which
+// interpolates at position p·(n+1)/100 and clamps to the ends.
+func jmhPercentile(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	switch {
+	case n == 0:
+		return math.NaN()
+	case p == 0 || n == 1:
+		return sorted[0]
+	}
+	pos := p * float64(n+1) / 100
+	switch {
+	case pos < 1:
+		return sorted[0]
+	case pos >= float64(n):
+		return sorted[n-1]
+	}
+	lower := math.Floor(pos)
+	lo, hi := sorted[int(lower)-1], sorted[int(lower)]
+	return lo + (pos-lower)*(hi-lo)
+}
+
+// metricOf summarises values grouped per fork (the raw data): mean,
+// error, confidence interval, stdev, min, max and percentiles over all of
+// them. A value that is not finite makes every statistic NaN (null): the
+// arithmetic went wrong somewhere and no summary of it is right.
+func metricOf(raw [][]float64, unit string) Metric {
+	var all []float64
+	for _, fork := range raw {
+		all = append(all, fork...)
+	}
+	m := Metric{ScoreUnit: unit, Count: len(all), RawData: make([][]Float, len(raw))}
+	for i, fork := range raw {
+		m.RawData[i] = floats(fork)
+	}
+	finite := len(all) > 0
+	for _, v := range all {
+		finite = finite && !math.IsNaN(v) && !math.IsInf(v, 0)
+	}
+	if !finite {
+		m.fill(math.NaN(), math.NaN(), math.NaN(), math.NaN(), func(float64) float64 { return math.NaN() })
+		return m
+	}
+	sort.Float64s(all)
+	mean, stdev := stat.MeanStdDev(all, nil)
+	if len(all) == 1 {
+		stdev = math.NaN()
+	}
+	m.fill(mean, stdev, all[0], all[len(all)-1], func(q float64) float64 { return jmhPercentile(all, 100*q) })
+	return m
+}
+
+// metricOfHist summarises a sample-mode histogram of per-op times in
+// nanoseconds, in unit (nanoseconds per unit, named unitName). The mean,
+// min and max are exact; the stdev is computed from the bins.
+func metricOfHist(h *hist.Histogram, unit float64, unitName string, raw [][]float64) Metric {
+	m := metricOf(raw, unitName)
+	m.Count = int(h.Count())
+	bins := h.Bins()
+	values, weights := make([]float64, len(bins)), make([]float64, len(bins))
+	for i, b := range bins {
+		values[i], weights[i] = b.Value, float64(b.Count)
+	}
+	stdev := math.NaN()
+	if m.Count > 1 {
+		_, stdev = stat.MeanStdDev(values, weights)
+	}
+	m.fill(h.Mean()/unit, stdev/unit, h.Min()/unit, h.Max()/unit, func(q float64) float64 { return h.Quantile(q) / unit })
+	m.Histogram = &Histogram{
+		Count: h.Count(),
+		Sum:   Float(h.Sum() / unit),
+		Min:   Float(h.Min() / unit),
+		Max:   Float(h.Max() / unit),
+		Bins:  make([]Bin, len(bins)),
+	}
+	for i, b := range bins {
+		m.Histogram.Bins[i] = Bin{Value: Float(b.Value / unit), Count: b.Count}
+	}
+	return m
+}
+
+// fill sets the statistics of m from its count, mean, stdev, min, max and
+// a quantile function.
+func (m *Metric) fill(mean, stdev, lo, hi float64, quantile func(q float64) float64) {
+	e := halfWidth(stdev, m.Count)
+	m.Score, m.ScoreError = Float(mean), Float(e)
+	m.ScoreConfidence = [2]Float{Float(mean - e), Float(mean + e)}
+	m.Stdev, m.Min, m.Max = Float(stdev), Float(lo), Float(hi)
+	m.Percentiles = make(Percentiles, len(percentiles))
+	for _, p := range percentiles {
+		m.Percentiles[p.key] = Float(quantile(p.q))
+	}
+}

@@ -1,0 +1,136 @@
+package report
+
+import (
+	"math"
+	"testing"
+
+	"github.com/benchspec/benchspec/report/hist"
+)
+
+// near reports whether got is within rel (relative) of want; NaN matches NaN.
+func near(got, want, rel float64) bool {
+	if math.IsNaN(want) {
+		return math.IsNaN(got)
+	}
+	return math.Abs(got-want) <= rel*math.Max(math.Abs(want), 1e-12)
+}
+
+func TestHalfWidthStudentT(t *testing.T) {
+	// t(0.9995, df) from published t tables; halfWidth(1, n)·√n is t.
+	for _, tc := range []struct {
+		df   int
+		want float64
+	}{{1, 636.619}, {2, 31.599}, {4, 8.610}, {9, 4.781}, {14, 4.140}, {29, 3.659}, {120, 3.373}} {
+		n := tc.df + 1
+		if got := halfWidth(1, n) * math.Sqrt(float64(n)); !near(got, tc.want, 5e-4) {
+			t.Errorf("t(0.9995, %d) = %.4f, want %.3f", tc.df, got, tc.want)
+		}
+	}
+	for _, n := range []int{0, 1} {
+		if got := halfWidth(1, n); !math.IsNaN(got) {
+			t.Errorf("halfWidth(1, %d) = %v, want NaN", n, got)
+		}
+	}
+}
+
+func TestJMHPercentile(t *testing.T) {
+	ten := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for _, tc := range []struct {
+		values []float64
+		p      float64
+		want   float64
+	}{
+		{ten, 0, 1},
+		{ten, 50, 5.5},  // position 5.5
+		{ten, 90, 9.9},  // position 9.9
+		{ten, 95, 10},   // position 10.45, clamped
+		{ten, 5, 1},     // position 0.55, clamped
+		{ten, 25, 2.75}, // position 2.75
+		{ten, 100, 10},  //
+		{[]float64{7}, 50, 7},
+		{nil, 50, math.NaN()},
+	} {
+		if got := jmhPercentile(tc.values, tc.p); !near(got, tc.want, 1e-12) {
+			t.Errorf("jmhPercentile(%v, %v) = %v, want %v", tc.values, tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestMetricOf(t *testing.T) {
+	nan := math.NaN()
+	type want struct {
+		count                       int
+		score, err, stdev, min, max float64
+		p50, p90                    float64
+	}
+	for _, tc := range []struct {
+		name string
+		raw  [][]float64
+		want want
+	}{
+		// mean 3, s = √2.5 = 1.581139, t(0.9995,4) = 8.610302 → 8.610302·1.581139/√5 = 6.088403
+		{"one fork 1..5", [][]float64{{1, 2, 3, 4, 5}}, want{5, 3, 6.088403, 1.581139, 1, 5, 3, 5}},
+		{"two forks 1..5", [][]float64{{1, 2}, {3, 4, 5}}, want{5, 3, 6.088403, 1.581139, 1, 5, 3, 5}},
+		// mean 12, s = √(10/5) = 1.414214, t(0.9995,5) = 6.868827 → 6.868827·1.414214/√6 = 3.965719
+		{"fixture's avgt", [][]float64{{10, 11, 12}, {12, 13, 14}}, want{6, 12, 3.965719, 1.414214, 10, 14, 12, 14}},
+		{"constant", [][]float64{{2, 2, 2}}, want{3, 2, 0, 0, 2, 2, 2, 2}},
+		{"single", [][]float64{{42}}, want{1, 42, nan, nan, 42, 42, 42, 42}},
+		{"empty", [][]float64{{}}, want{0, nan, nan, nan, nan, nan, nan, nan}},
+		{"infinite iteration", [][]float64{{1, math.Inf(1)}}, want{2, nan, nan, nan, nan, nan, nan, nan}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := metricOf(tc.raw, "ns/op")
+			got := want{m.Count, float64(m.Score), float64(m.ScoreError), float64(m.Stdev), float64(m.Min),
+				float64(m.Max), float64(m.Percentiles["50.0"]), float64(m.Percentiles["90.0"])}
+			w := tc.want
+			if got.count != w.count || !near(got.score, w.score, 1e-9) || !near(got.err, w.err, 1e-6) ||
+				!near(got.stdev, w.stdev, 1e-6) || !near(got.min, w.min, 0) || !near(got.max, w.max, 0) ||
+				!near(got.p50, w.p50, 1e-12) || !near(got.p90, w.p90, 1e-12) {
+				t.Errorf("metricOf(%v) = %+v, want %+v", tc.raw, got, w)
+			}
+			lo, hi := float64(m.ScoreConfidence[0]), float64(m.ScoreConfidence[1])
+			if !near(lo, w.score-w.err, 1e-6) || !near(hi, w.score+w.err, 1e-6) {
+				t.Errorf("confidence = [%v, %v], want [%v, %v]", lo, hi, w.score-w.err, w.score+w.err)
+			}
+			if len(m.RawData) != len(tc.raw) || len(m.Percentiles) != len(percentiles) {
+				t.Errorf("raw data %v and %d percentiles, want %d forks and %d", m.RawData, len(m.Percentiles), len(tc.raw), len(percentiles))
+			}
+		})
+	}
+}
+
+func TestMetricOfHist(t *testing.T) {
+	// The integers 1..1000 ns once each, reported in us: mean 0.5005 exactly,
+	// stdev √((1000²-1)/12) = 288.675 ns, nearest-rank percentiles.
+	h := &hist.Histogram{}
+	for v := 1000; v >= 1; v-- {
+		h.Record(float64(v))
+	}
+	m := metricOfHist(h, 1e3, "us/op", [][]float64{{0.5005}})
+	if m.Count != 1000 || float64(m.Score) != 0.5005 || m.Min != 0.001 || m.Max != 1 {
+		t.Errorf("count, score, min, max = %d, %v, %v, %v; want 1000, 0.5005, 0.001, 1", m.Count, m.Score, m.Min, m.Max)
+	}
+	if !near(float64(m.Stdev), 0.288675, 1e-3) {
+		t.Errorf("stdev = %v, want 0.288675 (within the histogram's precision)", m.Stdev)
+	}
+	// t(0.9995, 999) = 3.30028
+	if want := 3.30028 * 0.288675 / math.Sqrt(1000); !near(float64(m.ScoreError), want, 1e-3) {
+		t.Errorf("error = %v, want %v", m.ScoreError, want)
+	}
+	for key, want := range map[string]float64{"0.0": 0.001, "50.0": 0.5, "90.0": 0.9, "95.0": 0.95,
+		"99.0": 0.99, "99.9": 0.999, "99.99": 1, "100.0": 1} {
+		if got := float64(m.Percentiles[key]); !near(got, want, hist.Alpha) {
+			t.Errorf("percentile %s = %v, want %v", key, got, want)
+		}
+	}
+	if m.Histogram == nil || m.Histogram.Count != 1000 || len(m.Histogram.Bins) == 0 || float64(m.Histogram.Sum) != 500.5 {
+		t.Fatalf("histogram = %+v, want 1000 samples summing to 500.5 us", m.Histogram)
+	}
+	var n uint64
+	for _, b := range m.Histogram.Bins {
+		n += b.Count
+	}
+	if n != 1000 {
+		t.Errorf("bins hold %d samples, want 1000", n)
+	}
+}

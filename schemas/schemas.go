@@ -1,0 +1,19 @@
+// Package schemas holds benchspec's JSON Schemas (draft-07), embedded in
+// the binary: the spec format that users write and the JSON report that
+// benchspec writes. Editors can use the files directly, for example through
+// a `# yaml-language-server: $schema=...` comment at the top of a spec.
+package schemas
+
+import _ "embed"
+
+// Spec is the JSON Schema of spec format version 1 (spec.schema.json).
+// Callers must not modify it.
+//
+//go:embed spec.schema.json
+var Spec []byte
+
+// Result is the JSON Schema of the JSON report (result.schema.json).
+// Callers must not modify it.
+//
+//go:embed result.schema.json
+var Result []byte

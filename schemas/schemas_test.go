@@ -1,0 +1,94 @@
+package schemas
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/xeipuuv/gojsonschema"
+)
+
+func TestSpecSchema(t *testing.T) {
+	var root map[string]any
+	if err := json.Unmarshal(Spec, &root); err != nil {
+		t.Fatalf("spec.schema.json is not JSON: %v", err)
+	}
+	if _, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(Spec)); err != nil {
+		t.Fatalf("spec.schema.json does not compile: %v", err)
+	}
+	for _, k := range []string{"$schema", "$id", "title", "description"} {
+		if s, _ := root[k].(string); s == "" {
+			t.Errorf("top level: %s missing", k)
+		}
+	}
+	if got, want := root["$schema"], "http://json-schema.org/draft-07/schema#"; got != want {
+		t.Errorf("$schema = %v, want %v", got, want)
+	}
+	walk(t, root, root, "#")
+}
+
+// walk checks every subschema below node: each property has a
+// description, no key is an "x-" extension, and each oneOf branch is
+// self-contained and titled (package spec words errors with the titles).
+func walk(t *testing.T, root, node any, path string) {
+	switch n := node.(type) {
+	case map[string]any:
+		for k, v := range n {
+			if strings.HasPrefix(k, "x-") {
+				t.Errorf("%s: extension key %q", path, k)
+			}
+			walk(t, root, v, path+"/"+k)
+		}
+		props, _ := n["properties"].(map[string]any)
+		for name, p := range props {
+			if describe(root, p) == "" {
+				t.Errorf("%s/properties/%s: no description", path, name)
+			}
+		}
+		alts, _ := n["oneOf"].([]any)
+		for i, a := range alts {
+			b, _ := a.(map[string]any)
+			if s, _ := b["title"].(string); s == "" {
+				t.Errorf("%s/oneOf/%d: no title", path, i)
+			}
+			if strings.Contains(mustJSON(t, b), `"$ref"`) {
+				t.Errorf("%s/oneOf/%d: uses $ref; branches must be self-contained", path, i)
+			}
+		}
+	case []any:
+		for _, v := range n {
+			walk(t, root, v, path+"/[]")
+		}
+	}
+}
+
+// describe returns the description of a subschema, following $ref.
+func describe(root, node any) string {
+	for range 10 {
+		m, _ := node.(map[string]any)
+		if d, _ := m["description"].(string); d != "" {
+			return d
+		}
+		ref, _ := m["$ref"].(string)
+		if !strings.HasPrefix(ref, "#/definitions/") {
+			return ""
+		}
+		defs, _ := root.(map[string]any)["definitions"].(map[string]any)
+		node = defs[strings.TrimPrefix(ref, "#/definitions/")]
+	}
+	return ""
+}
+
+func mustJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestResultSchemaIsJSON(t *testing.T) {
+	if !json.Valid(Result) {
+		t.Fatal("result.schema.json is not JSON")
+	}
+}

@@ -1,0 +1,22 @@
+// Package spec reads benchspec spec files: YAML in, a typed, validated
+// Spec out, with the built-in defaults, the spec's `defaults:` and each
+// entry's own keys resolved into one Settings per entry.
+//
+// The package is strict on purpose. A spec is checked against the JSON
+// Schema in package schemas (the single source of keys, types, enums and
+// ranges, also usable by editors) and then for what a schema cannot say:
+// that durations are Go durations within sane bounds and that include and
+// exclude are valid RE2. Unknown keys, duplicate keys, a second YAML
+// document and YAML 1.1 surprises are errors, not warnings. Every problem
+// is reported at once, each as path:line:col: message, and a spec with any
+// problem yields no Spec at all.
+//
+// YAML is read with 1.2 typing: a quoted "3" is a string, yes and no are
+// strings. Anchors, aliases and merge keys (<<) work; their expansion is
+// bounded so that a hostile file cannot exhaust memory. Files must be
+// UTF-8.
+//
+// Overrides go key by key: `warmup: {time: 2s}` in an entry changes only
+// the warmup time, env is merged variable by variable, and params replace
+// the registered values of only the parameters they name.
+package spec

@@ -1,0 +1,157 @@
+package spec
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// document is a spec file's YAML turned into plain values (map[string]any,
+// []any, string, int64, float64, bool, nil), the form JSON Schema
+// validation and the resolver work on, together with the YAML node behind
+// every value so that each error can name its line and column.
+//
+// Values are addressed by JSON pointers ("/benchmarks/0/forks"), which is
+// also how schema errors name them.
+type document struct {
+	path  string
+	value any
+	nodes map[string]*yaml.Node // pointer → the value's node (at the place of use for aliases)
+	keys  map[string]*yaml.Node // pointer → the key node of a mapping member
+	// bad holds pointers whose value could not be represented and was
+	// replaced; schema errors at or below them would be noise.
+	bad    map[string]bool
+	errPtr map[string]bool // pointers that already have an error
+	errs   ErrorList
+	count  int // values converted so far, for maxValues
+	// aliasSite is the outermost alias being expanded, where an alias
+	// bomb is reported.
+	aliasSite *yaml.Node
+}
+
+func newDocument(path string) *document {
+	return &document{
+		path:   path,
+		nodes:  map[string]*yaml.Node{},
+		keys:   map[string]*yaml.Node{},
+		bad:    map[string]bool{},
+		errPtr: map[string]bool{},
+	}
+}
+
+// errorAt records an error at a line and column.
+func (d *document) errorAt(line, col int, format string, args ...any) {
+	d.errs = append(d.errs, &Error{Pos: Pos{File: d.path, Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)})
+}
+
+// errorNode records an error at a node.
+func (d *document) errorNode(n *yaml.Node, format string, args ...any) {
+	line, col := 1, 1
+	if n != nil && n.Line > 0 {
+		line, col = n.Line, max(n.Column, 1)
+	}
+	d.errorAt(line, col, format, args...)
+}
+
+// errorPtr records an error at the value a pointer names.
+func (d *document) errorPtr(ptr string, format string, args ...any) {
+	d.errPtr[ptr] = true
+	p := d.pos(ptr)
+	d.errorAt(p.Line, p.Col, format, args...)
+}
+
+// errorKey records an error at the key of the mapping member ptr names.
+func (d *document) errorKey(ptr string, format string, args ...any) {
+	if k := d.keys[ptr]; k != nil {
+		d.errPtr[ptr] = true
+		d.errorNode(k, format, args...)
+		return
+	}
+	d.errorPtr(ptr, format, args...)
+}
+
+// pos returns the position of the value ptr names, or of its closest
+// ancestor that has one.
+func (d *document) pos(ptr string) Pos {
+	for {
+		if n := d.nodes[ptr]; n != nil && n.Line > 0 {
+			return Pos{File: d.path, Line: n.Line, Col: max(n.Column, 1)}
+		}
+		if ptr == "" {
+			return Pos{File: d.path, Line: 1, Col: 1}
+		}
+		ptr = ptr[:strings.LastIndexByte(ptr, '/')]
+	}
+}
+
+// display names the value at ptr the way a user would write it:
+// benchmarks[0].warmup.time. The root is "spec".
+func (d *document) display(ptr string) string {
+	if ptr == "" {
+		return "spec"
+	}
+	var b strings.Builder
+	cur := ""
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		cur += "/" + tok
+		name := unescapeToken(tok)
+		switch {
+		case d.keys[cur] == nil && isIndex(name):
+			b.WriteString("[" + name + "]")
+		case plainKey.MatchString(name):
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(name)
+		default:
+			fmt.Fprintf(&b, "[%q]", name)
+		}
+	}
+	return b.String()
+}
+
+var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+func isIndex(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil && s != "" && s[0] != '-' && s[0] != '+'
+}
+
+// value returns the plain value at ptr, and whether there is one.
+func (d *document) valueAt(ptr string) (any, bool) {
+	v := d.value
+	if ptr == "" {
+		return v, true
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		switch c := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = c[unescapeToken(tok)]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			v = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+var (
+	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
+// escapeToken escapes one JSON pointer token (RFC 6901).
+func escapeToken(s string) string { return tokenEscaper.Replace(s) }
+
+func unescapeToken(s string) string { return tokenUnescaper.Replace(s) }

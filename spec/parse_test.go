@@ -1,0 +1,418 @@
+package spec
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/bad")
+
+func TestParseFull(t *testing.T) {
+	const path = "testdata/good/full.yaml"
+	got, err := ParseFile(path)
+	if err != nil {
+		t.Fatalf("ParseFile: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := func(line, col int) Pos { return Pos{File: path, Line: line, Col: col} }
+	defaults := Settings{
+		Modes:             []string{"avgt", "thrpt"},
+		TimeUnit:          "us",
+		Forks:             2,
+		WarmupForks:       0,
+		Warmup:            Iterations{Iterations: 3, Time: 500 * time.Millisecond, BatchSize: 1},
+		Measurement:       Iterations{Iterations: 10, Time: time.Second, BatchSize: 1000},
+		OpsPerInvocation:  1,
+		Threads:           ThreadsMax,
+		Timeout:           10 * time.Minute,
+		GCBeforeIteration: false,
+		Env:               map[string]string{"GOGC": "100", "GOMAXPROCS": "4"},
+		Profilers:         []string{"gc"},
+	}
+	first := defaults.Clone()
+	first.Modes = []string{"ss"}
+	first.Measurement.BatchSize = 1000000
+	first.Env["GOGC"] = "off"
+	second := defaults.Clone()
+	second.Modes = []string{"thrpt", "avgt", "sample", "ss"}
+	second.Threads = 4
+	second.Timeout = time.Minute
+	second.Warmup.Iterations = 0
+	second.GCBeforeIteration = true
+	second.Profilers = []string{}
+	want := &Spec{
+		Path:     path,
+		SHA256:   sha256Hex(data),
+		Version:  1,
+		Name:     "seeds",
+		Defaults: defaults,
+		Entries: []Entry{
+			{
+				Index:      0,
+				Pos:        pos(14, 5),
+				Include:    `^counter\.Inc[123]$`,
+				IncludePos: pos(14, 14),
+				Exclude:    "Slow",
+				ExcludePos: pos(15, 14),
+				Params: map[string][]string{
+					"size":  {"10", "1000"},
+					"fast":  {"true"},
+					"ratio": {"0.5"},
+					"name":  {"abc"},
+				},
+				ParamPos: map[string]Pos{
+					"size":  pos(16, 14),
+					"fast":  pos(16, 32),
+					"ratio": pos(16, 44),
+					"name":  pos(16, 56),
+				},
+				Settings: first,
+			},
+			{
+				Index:      1,
+				Pos:        pos(20, 5),
+				Include:    "sqrt",
+				IncludePos: pos(20, 14),
+				Params:     map[string][]string{},
+				ParamPos:   map[string]Pos{},
+				Settings:   second,
+			},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseFile(%s) mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// TestOverrides checks how one key travels from the built-in defaults
+// through `defaults:` to an entry.
+func TestOverrides(t *testing.T) {
+	tests := []struct {
+		name     string
+		defaults string // YAML lines under defaults:, indented by 2
+		entry    string // YAML lines of the entry after include, indented by 4
+		change   func(s *Settings)
+	}{
+		{name: "built-in", change: func(s *Settings) {}},
+		{
+			name:     "nested key alone",
+			defaults: "  warmup: {time: 2s}\n",
+			entry:    "    warmup: {iterations: 7}\n",
+			change: func(s *Settings) {
+				s.Warmup = Iterations{Iterations: 7, Time: 2 * time.Second, BatchSize: 1}
+			},
+		},
+		{
+			name:     "env merges",
+			defaults: "  env: {GOGC: '100', GODEBUG: x}\n",
+			entry:    "    env: {GOGC: 'off', GOMAXPROCS: '2'}\n",
+			change: func(s *Settings) {
+				s.Env = map[string]string{"GOGC": "off", "GODEBUG": "x", "GOMAXPROCS": "2"}
+			},
+		},
+		{
+			name:     "entry replaces lists",
+			defaults: "  modes: [thrpt]\n  profilers: [gc, cpu]\n",
+			entry:    "    modes: sample\n    profilers: [heap]\n",
+			change: func(s *Settings) {
+				s.Modes = []string{"sample"}
+				s.Profilers = []string{"heap"}
+			},
+		},
+		{
+			name:  "modes all expands and dedups",
+			entry: "    modes: [ss, all, ss, avgt]\n",
+			change: func(s *Settings) {
+				s.Modes = []string{"ss", "thrpt", "avgt", "sample"}
+			},
+		},
+		{
+			name:     "threads max then number",
+			defaults: "  threads: max\n",
+			change:   func(s *Settings) { s.Threads = ThreadsMax },
+		},
+		{
+			name:  "integers in other notations",
+			entry: "    forks: 0x0A\n    measurement: {batch_size: 1e6, iterations: 1_000}\n",
+			change: func(s *Settings) {
+				s.Forks = 10
+				s.Measurement = Iterations{Iterations: 1000, Time: time.Second, BatchSize: 1000000}
+			},
+		},
+		{
+			name:     "scalars",
+			defaults: "  time_unit: ms\n  warmup_forks: 1\n  ops_per_invocation: 8\n  timeout: 1h30m\n  gc_before_iteration: true\n",
+			entry:    "    measurement: {time: 500µs}\n    warmup: {time: '1.5s'}\n",
+			change: func(s *Settings) {
+				s.Measurement.Time = 500 * time.Microsecond
+				s.Warmup.Time = 1500 * time.Millisecond
+				s.TimeUnit = "ms"
+				s.WarmupForks = 1
+				s.OpsPerInvocation = 8
+				s.Timeout = 90 * time.Minute
+				s.GCBeforeIteration = true
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "version: 1\nname: t\n"
+			if tt.defaults != "" {
+				src += "defaults:\n" + tt.defaults
+			}
+			src += "benchmarks:\n  - include: x\n" + tt.entry
+			s, err := Parse("t.yaml", []byte(src))
+			if err != nil {
+				t.Fatalf("Parse:\n%v\nsource:\n%s", err, src)
+			}
+			want := DefaultSettings()
+			tt.change(&want)
+			if diff := cmp.Diff(want, s.Entries[0].Settings); diff != "" {
+				t.Errorf("entry settings mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParams(t *testing.T) {
+	src := "version: 1\nname: p\nbenchmarks:\n  - include: x\n    params:\n      n: 0x10\n      f: [1.50, 2e3, -0.25]\n      b: [true, false]\n      s: 'quoted 1'\n      'odd key': [yes]\n"
+	s, err := Parse("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"n":       {"16"},
+		"f":       {"1.5", "2000", "-0.25"},
+		"b":       {"true", "false"},
+		"s":       {"quoted 1"},
+		"odd key": {"yes"},
+	}
+	if diff := cmp.Diff(want, s.Entries[0].Params); diff != "" {
+		t.Errorf("params mismatch (-want +got):\n%s", diff)
+	}
+	if got, want := s.Entries[0].ParamPos["f"], (Pos{File: "p.yaml", Line: 7, Col: 7}); got != want {
+		t.Errorf("ParamPos[f] = %v, want %v", got, want)
+	}
+}
+
+func TestAliasesAndMerge(t *testing.T) {
+	src := `version: 1
+name: merge
+defaults: &d
+  forks: 1
+  measurement: &m {iterations: 2}
+benchmarks:
+  - include: a
+    measurement:
+      <<: *m
+      time: 2s
+  - include: b
+    <<: [{forks: 4, threads: 2}, {forks: 5, warmup_forks: 1}]
+    threads: 3
+`
+	s, err := Parse("m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := s.Entries[0].Settings, s.Entries[1].Settings
+	if got, want := a.Measurement, (Iterations{Iterations: 2, Time: 2 * time.Second, BatchSize: 1}); got != want {
+		t.Errorf("a.Measurement = %+v, want %+v", got, want)
+	}
+	// Keys written in the mapping win over merged ones; earlier merged
+	// mappings win over later ones.
+	if b.Forks != 4 || b.Threads != 3 || b.WarmupForks != 1 {
+		t.Errorf("b: forks %d threads %d warmup_forks %d, want 4 3 1", b.Forks, b.Threads, b.WarmupForks)
+	}
+}
+
+// TestBad compares the errors of every testdata/bad/*.yaml with its
+// .golden file. Run with -update to rewrite the golden files.
+func TestBad(t *testing.T) {
+	files, err := filepath.Glob("testdata/bad/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bad specs found: %v", err)
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			start := time.Now()
+			s, err := ParseFile(path)
+			if elapsed := time.Since(start); elapsed > time.Second {
+				t.Errorf("ParseFile took %v; every file must parse in well under a second", elapsed)
+			}
+			if err == nil {
+				t.Fatalf("ParseFile succeeded with %d entries, want errors", len(s.Entries))
+			}
+			got := errorLines(t, err)
+			golden := strings.TrimSuffix(path, ".yaml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			data, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			want := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("errors mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestBadGenerated covers inputs too large or too odd for a testdata file.
+func TestBadGenerated(t *testing.T) {
+	head := "version: 1\nname: gen\nbenchmarks:\n  - include: a\n"
+	tests := []struct {
+		name string
+		data string
+		want []string
+	}{
+		{
+			name: "deep flow sequences",
+			data: "version: 1\nname: gen\nbenchmarks: " + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\n",
+			want: []string{"gen.yaml:3:113: nesting deeper than 100 levels"},
+		},
+		{
+			name: "deeper than yaml.v3 allows",
+			data: "version: 1\nname: gen\nbenchmarks: " + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "\n",
+			want: []string{"gen.yaml:3:1: invalid YAML: exceeded max depth of 10000"},
+		},
+		{
+			name: "deep flow mappings",
+			data: head + "    diagnostics: " + strings.Repeat("{a: ", 10000) + "1" + strings.Repeat("}", 10000) + "\n",
+			want: []string{"gen.yaml:5:410: nesting deeper than 100 levels"},
+		},
+		{
+			name: "alias cycle",
+			data: head + "    diagnostics: &a {a: *a}\n",
+			want: []string{"gen.yaml:5:25: nesting deeper than 100 levels"},
+		},
+		{
+			name: "non-UTF-8",
+			data: head + "    exclude: \"\xff\xfe\"\n",
+			want: []string{"gen.yaml:5:15: invalid UTF-8 (byte 0xFF); spec files must be UTF-8 text"},
+		},
+		{
+			name: "control character",
+			data: head + "    exclude: a\x01b\n",
+			want: []string{"gen.yaml:5:15: invalid YAML: control character U+0001 is not allowed"},
+		},
+		{
+			name: "unknown anchor",
+			data: head + "    forks: *nope\n",
+			want: []string{"gen.yaml:5:12: invalid YAML: unknown anchor 'nope' referenced"},
+		},
+		{
+			name: "only a null",
+			data: "~\n",
+			want: []string{"gen.yaml:1:1: empty spec: expected a mapping with version, name and benchmarks"},
+		},
+		{
+			name: "not a mapping",
+			data: "- a\n- b\n",
+			want: []string{"gen.yaml:1:1: a spec must be a mapping with version, name and benchmarks, got list"},
+		},
+		{
+			name: "empty input",
+			data: "",
+			want: []string{"gen.yaml:1:1: empty spec: expected a mapping with version, name and benchmarks"},
+		},
+		{
+			name: "non-string key",
+			data: head + "    [a]: 1\n",
+			want: []string{"gen.yaml:5:5: mapping keys must be strings"},
+		},
+		{
+			name: "huge integer",
+			data: head + "    forks: 99999999999999999999999\n",
+			want: []string{"gen.yaml:5:12: benchmarks[0].forks: must be at most 1000, got 1e+23"},
+		},
+		{
+			name: "fractional integer",
+			data: head + "    forks: 1.5\n",
+			want: []string{"gen.yaml:5:12: benchmarks[0].forks: expected integer, got number 1.5"},
+		},
+		{
+			name: "custom tag",
+			data: head + "    exclude: !re a+\n",
+			want: []string{"gen.yaml:5:14: benchmarks[0].exclude: unsupported YAML tag !re"},
+		},
+		{
+			name: "second document with syntax error",
+			data: head + "---\n[\n",
+			want: []string{"gen.yaml:7:1: invalid YAML: did not find expected node content"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := Parse("gen.yaml", []byte(tt.data))
+			if elapsed := time.Since(start); elapsed > time.Second {
+				t.Errorf("Parse took %v; every input must parse in well under a second", elapsed)
+			}
+			if diff := cmp.Diff(tt.want, errorLines(t, err)); diff != "" {
+				t.Errorf("errors mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// errorLines returns the lines of a spec error, failing the test if err
+// is not an ErrorList.
+func errorLines(t *testing.T, err error) []string {
+	t.Helper()
+	list := Errors(err)
+	if list == nil {
+		t.Fatalf("got %v, want spec errors", err)
+	}
+	lines := make([]string, len(list))
+	for i, e := range list {
+		lines[i] = e.Error()
+	}
+	if got := err.Error(); got != strings.Join(lines, "\n") {
+		t.Errorf("Error() = %q, want the lines joined", got)
+	}
+	return lines
+}
+
+// FuzzParse checks that no input makes Parse panic (the recover guard
+// would turn a panic into an "internal error", which fails here too) or
+// succeed without entries. The seeds run with every go test.
+func FuzzParse(f *testing.F) {
+	for _, glob := range []string{"testdata/good/*.yaml", "testdata/bad/*.yaml"} {
+		files, _ := filepath.Glob(glob)
+		for _, path := range files {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse("fuzz.yaml", data)
+		if err != nil {
+			for _, e := range Errors(err) {
+				if strings.Contains(e.Msg, "internal error") {
+					t.Fatalf("internal error: %v", e)
+				}
+			}
+			return
+		}
+		if len(s.Entries) == 0 {
+			t.Fatal("valid spec without entries")
+		}
+	})
+}

@@ -1,0 +1,202 @@
+package spec
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// DefaultSettings returns the built-in settings, used for every key that
+// neither the spec's defaults nor an entry sets (DESIGN.md, "Spec format").
+func DefaultSettings() Settings {
+	return Settings{
+		Modes:             []string{ModeAverageTime},
+		TimeUnit:          "ns",
+		Forks:             3,
+		WarmupForks:       0,
+		Warmup:            Iterations{Iterations: 3, Time: time.Second, BatchSize: 1},
+		Measurement:       Iterations{Iterations: 5, Time: time.Second, BatchSize: 1},
+		OpsPerInvocation:  1,
+		Threads:           1,
+		Timeout:           10 * time.Minute,
+		GCBeforeIteration: false,
+		Env:               map[string]string{},
+		Profilers:         []string{},
+	}
+}
+
+// Clone returns a copy of s that shares no slice or map with it.
+func (s Settings) Clone() Settings {
+	s.Modes = slices.Clone(s.Modes)
+	s.Env = maps.Clone(s.Env)
+	s.Profilers = slices.Clone(s.Profilers)
+	return s
+}
+
+// allModes is what `all` expands to, in JMH's order.
+var allModes = []string{ModeThroughput, ModeAverageTime, ModeSampleTime, ModeSingleShot}
+
+// build turns a validated document into a Spec. It relies on validation:
+// every value has the type and range the schema promises.
+func (d *document) build(data []byte) *Spec {
+	root := d.value.(map[string]any)
+	s := &Spec{
+		Path:     d.path,
+		SHA256:   sha256Hex(data),
+		Version:  toInt(root["version"]),
+		Name:     root["name"].(string),
+		Defaults: DefaultSettings(),
+	}
+	if m, ok := root["defaults"].(map[string]any); ok {
+		apply(&s.Defaults, m)
+	}
+	for i, e := range root["benchmarks"].([]any) {
+		s.Entries = append(s.Entries, d.entry(i, e.(map[string]any), s.Defaults))
+	}
+	return s
+}
+
+func (d *document) entry(i int, m map[string]any, defaults Settings) Entry {
+	ptr := "/benchmarks/" + strconv.Itoa(i)
+	e := Entry{
+		Index:      i,
+		Pos:        d.pos(ptr),
+		Include:    m["include"].(string),
+		IncludePos: d.pos(ptr + "/include"),
+		Params:     map[string][]string{},
+		ParamPos:   map[string]Pos{},
+		Settings:   defaults.Clone(),
+	}
+	if ex, ok := m["exclude"].(string); ok {
+		e.Exclude, e.ExcludePos = ex, d.pos(ptr+"/exclude")
+	}
+	params, _ := m["params"].(map[string]any)
+	for name, v := range params {
+		list, ok := v.([]any)
+		if !ok {
+			list = []any{v}
+		}
+		for _, x := range list {
+			e.Params[name] = append(e.Params[name], paramString(x))
+		}
+		p := ptr + "/params/" + escapeToken(name)
+		e.ParamPos[name] = d.pos(p)
+		if k := d.keys[p]; k != nil {
+			e.ParamPos[name] = Pos{File: d.path, Line: k.Line, Col: k.Column}
+		}
+	}
+	apply(&e.Settings, m)
+	return e
+}
+
+// apply overrides s with the settings keys of m, key by key: nested
+// phases key by key too, env variable by variable.
+func apply(s *Settings, m map[string]any) {
+	for k, v := range m {
+		switch k {
+		case "modes":
+			s.Modes = modes(v)
+		case "time_unit":
+			s.TimeUnit = v.(string)
+		case "forks":
+			s.Forks = toInt(v)
+		case "warmup_forks":
+			s.WarmupForks = toInt(v)
+		case "warmup":
+			applyIterations(&s.Warmup, v.(map[string]any))
+		case "measurement":
+			applyIterations(&s.Measurement, v.(map[string]any))
+		case "ops_per_invocation":
+			s.OpsPerInvocation = toInt(v)
+		case "threads":
+			if v == "max" {
+				s.Threads = ThreadsMax
+			} else {
+				s.Threads = toInt(v)
+			}
+		case "timeout":
+			s.Timeout = mustDuration(v)
+		case "gc_before_iteration":
+			s.GCBeforeIteration = v.(bool)
+		case "env":
+			for name, val := range v.(map[string]any) {
+				s.Env[name] = val.(string)
+			}
+		case "profilers":
+			s.Profilers = []string{}
+			for _, p := range v.([]any) {
+				s.Profilers = append(s.Profilers, p.(string))
+			}
+		}
+	}
+}
+
+func applyIterations(it *Iterations, m map[string]any) {
+	if v, ok := m["iterations"]; ok {
+		it.Iterations = toInt(v)
+	}
+	if v, ok := m["time"]; ok {
+		it.Time = mustDuration(v)
+	}
+	if v, ok := m["batch_size"]; ok {
+		it.BatchSize = toInt(v)
+	}
+}
+
+// modes expands `all`, drops repeats keeping the first, and accepts a
+// single mode for a list of one.
+func modes(v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		list = []any{v}
+	}
+	var out []string
+	for _, x := range list {
+		names := []string{x.(string)}
+		if x == ModeAll {
+			names = allModes
+		}
+		for _, n := range names {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// paramString is how a param value reaches the benchmark body: strings as
+// written, integers in decimal (0x10 is "16"), other numbers in Go's
+// shortest form (1.50 is "1.5"), booleans as "true" and "false".
+func paramString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return ""
+}
+
+// toInt converts a validated integer; YAML may have written it as 1e3,
+// which arrives as a whole float64 within the schema's bounds.
+func toInt(v any) int {
+	switch x := v.(type) {
+	case int64:
+		return int(x)
+	case float64:
+		return int(math.Round(x))
+	}
+	return 0
+}
+
+func mustDuration(v any) time.Duration {
+	d, _ := time.ParseDuration(v.(string))
+	return d
+}

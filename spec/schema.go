@@ -1,0 +1,186 @@
+package spec
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/xeipuuv/gojsonschema"
+
+	"github.com/benchspec/benchspec/schemas"
+)
+
+// specSchema is schemas.Spec compiled once, plus what the error messages
+// need to know about it. The schema is the single source of the valid
+// keys, types, enums and ranges; the Go code only words its complaints.
+type specSchema struct {
+	compiled *gojsonschema.Schema
+	root     map[string]any
+	// alternatives maps the schema path of every oneOf (such as
+	// "#/definitions/threads") to its branches, each compiled on its own,
+	// so that a value can be checked against the branch it resembles.
+	alternatives map[string][]branch
+}
+
+// branch is one alternative of a oneOf.
+type branch struct {
+	title    string   // the branch's "title", worded to follow "expected"
+	types    []string // JSON types the branch accepts
+	compiled *gojsonschema.Schema
+}
+
+var (
+	schemaOnce   sync.Once
+	loadedSchema *specSchema
+	schemaErr    error
+)
+
+// loadSchema returns the compiled spec schema.
+func loadSchema() (*specSchema, error) {
+	schemaOnce.Do(func() {
+		loadedSchema, schemaErr = compileSchema(schemas.Spec)
+	})
+	return loadedSchema, schemaErr
+}
+
+func compileSchema(data []byte) (*specSchema, error) {
+	s := &specSchema{alternatives: map[string][]branch{}}
+	if err := json.Unmarshal(data, &s.root); err != nil {
+		return nil, fmt.Errorf("spec schema: %w", err)
+	}
+	var err error
+	if s.compiled, err = gojsonschema.NewSchema(gojsonschema.NewBytesLoader(data)); err != nil {
+		return nil, fmt.Errorf("spec schema: %w", err)
+	}
+	if err := s.collectAlternatives(s.root, "#"); err != nil {
+		return nil, fmt.Errorf("spec schema: %w", err)
+	}
+	return s, nil
+}
+
+// collectAlternatives compiles the branches of every oneOf below node.
+// Branches must be self-contained (no $ref), which the schema test checks
+// by compiling them here.
+func (s *specSchema) collectAlternatives(node any, path string) error {
+	switch n := node.(type) {
+	case map[string]any:
+		if alts, ok := n["oneOf"].([]any); ok {
+			for i, a := range alts {
+				m, _ := a.(map[string]any)
+				c, err := gojsonschema.NewSchema(gojsonschema.NewGoLoader(m))
+				if err != nil {
+					return fmt.Errorf("%s/oneOf/%d: %w", path, i, err)
+				}
+				title, _ := m["title"].(string)
+				s.alternatives[path] = append(s.alternatives[path], branch{title: title, types: schemaTypes(m), compiled: c})
+			}
+		}
+		for _, k := range sortedKeys(n) {
+			if err := s.collectAlternatives(n[k], path+"/"+escapeToken(k)); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, c := range n {
+			if err := s.collectAlternatives(c, path+"/"+strconv.Itoa(i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// lookup returns the subschema that governs the value at a JSON pointer
+// of the document, and its path in the schema ("#/definitions/duration"),
+// following $ref. ok is false if the schema does not describe the pointer.
+func (s *specSchema) lookup(ptr string) (sub map[string]any, path string, ok bool) {
+	sub, path = s.deref(s.root, "#")
+	if ptr == "" {
+		return sub, path, true
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = unescapeToken(tok)
+		if alts, isAlt := sub["oneOf"].([]any); isAlt {
+			// Only lists reach inside an alternative: take the list branch.
+			found := false
+			for i, a := range alts {
+				if m, _ := a.(map[string]any); m["items"] != nil {
+					sub, path, found = m, path+"/oneOf/"+strconv.Itoa(i), true
+					break
+				}
+			}
+			if !found {
+				return nil, "", false
+			}
+		}
+		if props, _ := sub["properties"].(map[string]any); props[tok] != nil {
+			sub, path = s.deref(props[tok], path+"/properties/"+escapeToken(tok))
+			continue
+		}
+		if items, _ := sub["items"].(map[string]any); items != nil && isIndex(tok) {
+			sub, path = s.deref(items, path+"/items")
+			continue
+		}
+		if ap, _ := sub["additionalProperties"].(map[string]any); ap != nil {
+			sub, path = s.deref(ap, path+"/additionalProperties")
+			continue
+		}
+		return nil, "", false
+	}
+	return sub, path, true
+}
+
+// deref follows "#/definitions/..." references.
+func (s *specSchema) deref(node any, path string) (map[string]any, string) {
+	m, _ := node.(map[string]any)
+	for range 10 {
+		ref, _ := m["$ref"].(string)
+		if !strings.HasPrefix(ref, "#/") {
+			break
+		}
+		path = ref
+		cur := any(s.root)
+		for _, tok := range strings.Split(ref[2:], "/") {
+			next, _ := cur.(map[string]any)
+			cur = next[unescapeToken(tok)]
+		}
+		m, _ = cur.(map[string]any)
+	}
+	return m, path
+}
+
+// keys returns the property names the subschema at ptr allows, sorted.
+func (s *specSchema) keys(ptr string) []string {
+	sub, _, _ := s.lookup(ptr)
+	props, _ := sub["properties"].(map[string]any)
+	return sortedKeys(props)
+}
+
+// schemaTypes returns the "type" of a subschema as a list.
+func schemaTypes(m map[string]any) []string {
+	switch t := m["type"].(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

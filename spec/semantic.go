@@ -1,0 +1,86 @@
+package spec
+
+import (
+	"errors"
+	"regexp"
+	"regexp/syntax"
+	"strconv"
+	"time"
+)
+
+// Upper bounds for durations: anything longer is a typo (1000h for 1000ms),
+// not a plan.
+const (
+	maxIterationTime = 24 * time.Hour
+	maxTimeout       = 7 * 24 * time.Hour
+)
+
+// checkSemantics checks what the schema cannot: that durations parse as
+// Go durations within bounds and that include and exclude compile as RE2.
+// It runs after schema validation and skips values that already have an
+// error, so a value is never reported twice.
+func (d *document) checkSemantics() {
+	root, _ := d.value.(map[string]any)
+	if defaults, ok := root["defaults"].(map[string]any); ok {
+		d.checkSettings("/defaults", defaults)
+	}
+	entries, _ := root["benchmarks"].([]any)
+	for i, e := range entries {
+		entry, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		ptr := "/benchmarks/" + strconv.Itoa(i)
+		d.checkSettings(ptr, entry)
+		d.checkRegexp(ptr+"/include", entry["include"])
+		d.checkRegexp(ptr+"/exclude", entry["exclude"])
+	}
+}
+
+func (d *document) checkSettings(ptr string, m map[string]any) {
+	for _, phase := range []string{"warmup", "measurement"} {
+		if it, ok := m[phase].(map[string]any); ok {
+			d.checkDuration(ptr+"/"+phase+"/time", it["time"], maxIterationTime)
+		}
+	}
+	d.checkDuration(ptr+"/timeout", m["timeout"], maxTimeout)
+}
+
+func (d *document) checkDuration(ptr string, v any, limit time.Duration) {
+	s, ok := v.(string)
+	if !ok || d.errPtr[ptr] || d.suppressed(ptr, nil) {
+		return
+	}
+	dur, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		d.errorPtr(ptr, "%s: invalid duration %q (use Go syntax such as 500ms, 10s, 2m)", d.display(ptr), s)
+	case dur <= 0:
+		d.errorPtr(ptr, "%s: must be longer than 0, got %q", d.display(ptr), s)
+	case dur > limit:
+		d.errorPtr(ptr, "%s: %q is too long (at most %s)", d.display(ptr), s, formatDuration(limit))
+	}
+}
+
+func (d *document) checkRegexp(ptr string, v any) {
+	s, ok := v.(string)
+	if !ok || s == "" || d.errPtr[ptr] || d.suppressed(ptr, nil) {
+		return
+	}
+	if _, err := regexp.Compile(s); err != nil {
+		msg := err.Error()
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			msg = se.Code.String() + ": `" + se.Expr + "`"
+		}
+		d.errorPtr(ptr, "%s: invalid regular expression %q: %s", d.display(ptr), s, msg)
+	}
+}
+
+// formatDuration prints whole hours as "24h" rather than "24h0m0s".
+func formatDuration(d time.Duration) string {
+	if d%time.Hour == 0 {
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	}
+	return d.String()
+}

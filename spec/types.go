@@ -1,0 +1,87 @@
+package spec
+
+import (
+	"fmt"
+	"time"
+)
+
+// Mode names, as in JMH's short forms.
+const (
+	ModeThroughput  = "thrpt"
+	ModeAverageTime = "avgt"
+	ModeSampleTime  = "sample"
+	ModeSingleShot  = "ss"
+	ModeAll         = "all"
+)
+
+// ThreadsMax is the value of Settings.Threads for `threads: max`
+// (GOMAXPROCS of the fork).
+const ThreadsMax = -1
+
+// Spec is one parsed, validated spec file with defaults applied.
+type Spec struct {
+	Path    string // as given by the caller
+	SHA256  string // hex SHA-256 of the file's bytes
+	Version int
+	Name    string
+	// Defaults are the suite defaults after the built-in defaults were applied.
+	Defaults Settings
+	Entries  []Entry
+}
+
+// Entry is one element of `benchmarks:` with its settings fully resolved
+// (built-in defaults, then the spec's defaults, then the entry's own keys).
+type Entry struct {
+	Index      int // 0-based position in `benchmarks:`
+	Pos        Pos // the entry's mapping
+	Include    string
+	IncludePos Pos
+	Exclude    string // empty: none
+	ExcludePos Pos
+	// Params replaces the registered values of the named parameters.
+	// ParamPos holds the position of each key for error messages.
+	Params   map[string][]string
+	ParamPos map[string]Pos
+	Settings Settings
+}
+
+// Settings is how one benchmark is measured.
+type Settings struct {
+	Modes             []string // expanded: never contains "all"
+	TimeUnit          string   // ns | us | ms | s
+	Forks             int      // measured forks; 0 = run in-process (debugging)
+	WarmupForks       int
+	Warmup            Iterations
+	Measurement       Iterations
+	OpsPerInvocation  int
+	Threads           int // >= 1, or ThreadsMax
+	Timeout           time.Duration
+	GCBeforeIteration bool
+	Env               map[string]string
+	Profilers         []string
+}
+
+// Iterations configures one phase (warmup or measurement).
+type Iterations struct {
+	Iterations int
+	Time       time.Duration
+	BatchSize  int
+}
+
+// Pos is a position in a spec file. Line and Col are 1-based.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// String returns the position as path:line:col.
+func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+
+// Error is one problem in a spec, at a position.
+type Error struct {
+	Pos Pos
+	Msg string
+}
+
+// Error returns the error as path:line:col: message.
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }

@@ -1,0 +1,370 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Limits that keep a hostile or broken file from taking unbounded time or
+// memory. No real spec comes near them.
+const (
+	maxFileSize = 10 << 20 // bytes
+	maxValues   = 100000   // YAML nodes after expanding aliases and merges
+	maxDepth    = 100      // nesting of mappings and lists
+)
+
+// load parses data into d.value. It reports false, with errors recorded,
+// when there is nothing sensible to validate.
+func (d *document) load(data []byte) bool {
+	if len(data) > maxFileSize {
+		d.errorAt(1, 1, "spec file too large (%d bytes; at most %d)", len(data), maxFileSize)
+		return false
+	}
+	if !utf8.Valid(data) {
+		off := invalidUTF8(data)
+		line, col := lineCol(data, off)
+		d.errorAt(line, col, "invalid UTF-8 (byte 0x%02X); spec files must be UTF-8 text", data[off])
+		return false
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			d.errorAt(1, 1, "empty spec: expected a mapping with version, name and benchmarks")
+		} else {
+			d.syntaxError(data, err)
+		}
+		return false
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		d.syntaxError(data, err)
+	default:
+		d.errorNode(&next, "a second YAML document; a spec file holds exactly one (remove this ---)")
+	}
+	if len(doc.Content) == 0 {
+		d.errorNode(&doc, "empty spec: expected a mapping with version, name and benchmarks")
+		return false
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		d.errorNode(root, "empty spec: expected a mapping with version, name and benchmarks")
+		return false
+	}
+	d.duplicateKeys(root)
+	v, ok := d.convert(root, "", 0)
+	d.value = v
+	return ok
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parserProblems are the messages of yaml.v3's parser, as opposed to its
+// scanner; their line numbers are one short.
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
+// syntaxError records a yaml.v3 parse error. yaml.v3 gives at most a line
+// (sometimes none, sometimes the line where the enclosing construct
+// started), so for the common cases the position is found in the text.
+func (d *document) syntaxError(data []byte, err error) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+		if parserProblems[msg] {
+			line++ // yaml.v3 prints parser (not scanner) marks 0-based
+		}
+	}
+	if strings.Contains(msg, "tab") || strings.Contains(msg, "cannot start any token") {
+		if l, c, ok := indentTab(data, line); ok {
+			d.errorAt(l, c, "tab character in indentation; YAML indents with spaces only")
+			return
+		}
+	}
+	col := 1
+	switch {
+	case strings.HasPrefix(msg, "control characters"):
+		if off := controlChar(data); off >= 0 {
+			line, col = lineCol(data, off)
+			r, _ := utf8.DecodeRune(data[off:])
+			msg = fmt.Sprintf("control character %U is not allowed", r)
+		}
+	case strings.HasPrefix(msg, "unknown anchor"):
+		// "unknown anchor 'x' referenced": point at the first *x.
+		if name, _, ok := strings.Cut(strings.TrimPrefix(msg, "unknown anchor '"), "'"); ok {
+			if off := bytes.Index(data, []byte("*"+name)); off >= 0 {
+				line, col = lineCol(data, off)
+			}
+		}
+	}
+	d.errorAt(max(line, 1), col, "invalid YAML: %s", msg)
+}
+
+// duplicateKeys reports every key that repeats an earlier key of the same
+// mapping, at the repeated key. It walks the file's own nodes without
+// following aliases, so each mapping is checked once however often it is
+// referenced.
+func (d *document) duplicateKeys(root *yaml.Node) {
+	stack := []*yaml.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		stack = append(stack, n.Content...)
+		if n.Kind != yaml.MappingNode {
+			continue
+		}
+		seen := map[string]*yaml.Node{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := deref(n.Content[i])
+			if k == nil || k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
+				continue
+			}
+			if first, dup := seen[k.Value]; dup {
+				d.errorNode(n.Content[i], "duplicate key %q (first defined at line %d, column %d)", k.Value, first.Line, first.Column)
+				continue
+			}
+			seen[k.Value] = n.Content[i]
+		}
+	}
+}
+
+// convert turns n into a plain value stored under ptr. It reports false
+// when a limit was exceeded; the value is then incomplete.
+func (d *document) convert(n *yaml.Node, ptr string, depth int) (any, bool) {
+	d.count++
+	if d.count > maxValues {
+		at := n
+		if d.aliasSite != nil {
+			at = d.aliasSite
+		}
+		d.errorNode(at, "spec too large: more than %d values after expanding aliases (an alias bomb?)", maxValues)
+		return nil, false
+	}
+	if depth > maxDepth {
+		d.errorNode(n, "nesting deeper than %d levels", maxDepth)
+		return nil, false
+	}
+	if _, ok := d.nodes[ptr]; !ok {
+		d.nodes[ptr] = n
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			d.errorNode(n, "alias *%s refers to no anchor", n.Value)
+			d.bad[ptr] = true
+			return nil, true
+		}
+		if d.aliasSite == nil {
+			d.aliasSite = n
+			defer func() { d.aliasSite = nil }()
+		}
+		return d.convert(n.Alias, ptr, depth)
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, true
+		}
+		return d.convert(n.Content[0], ptr, depth)
+	case yaml.SequenceNode:
+		list := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			v, ok := d.convert(c, ptr+"/"+strconv.Itoa(i), depth+1)
+			if !ok {
+				return nil, false
+			}
+			list[i] = v
+		}
+		return list, true
+	case yaml.MappingNode:
+		m := map[string]any{}
+		return m, d.members(m, n, ptr, depth)
+	default:
+		return d.scalar(n, ptr), true
+	}
+}
+
+// members adds the pairs of mapping n to m. Keys written in n come first;
+// then the mappings merged with `<<` fill in the keys still missing, the
+// earlier merged mapping winning, as YAML's merge key specifies.
+func (d *document) members(m map[string]any, n *yaml.Node, ptr string, depth int) bool {
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := n.Content[i], n.Content[i+1]
+		k := deref(kn)
+		if k != nil && k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			merges = append(merges, vn)
+			continue
+		}
+		if k == nil || k.Kind != yaml.ScalarNode {
+			d.errorNode(kn, "mapping keys must be strings")
+			continue
+		}
+		if _, dup := m[k.Value]; dup {
+			continue // reported by duplicateKeys, or overridden by a merge
+		}
+		p := ptr + "/" + escapeToken(k.Value)
+		if _, ok := d.keys[p]; !ok {
+			d.keys[p] = kn
+		}
+		v, ok := d.convert(vn, p, depth+1)
+		if !ok {
+			return false
+		}
+		m[k.Value] = v
+	}
+	for _, vn := range merges {
+		srcs := []*yaml.Node{deref(vn)}
+		if srcs[0] != nil && srcs[0].Kind == yaml.SequenceNode {
+			srcs = srcs[0].Content
+		}
+		for _, src := range srcs {
+			d.count++
+			if d.count > maxValues || depth+1 > maxDepth {
+				d.errorNode(vn, "merge (<<) nested too deeply or too large (an alias bomb?)")
+				return false
+			}
+			src = deref(src)
+			if src == nil || src.Kind != yaml.MappingNode {
+				d.errorNode(vn, "merge (<<) needs a mapping or a list of mappings")
+				continue
+			}
+			if !d.members(m, src, ptr, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// scalar converts a scalar node using its resolved YAML 1.2 tag: a quoted
+// "3" is a string, yes/no/on/off are strings, 0x10 is the integer 16.
+func (d *document) scalar(n *yaml.Node, ptr string) any {
+	tag := n.ShortTag()
+	switch tag {
+	case "!!null":
+		return nil
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err == nil {
+			return b
+		}
+	case "!!int":
+		var v any
+		if err := n.Decode(&v); err == nil {
+			switch v := v.(type) {
+			case int:
+				return int64(v)
+			case int64:
+				return v
+			case uint64:
+				if v <= math.MaxInt64 {
+					return int64(v)
+				}
+			case float64:
+				return v
+			}
+		}
+	case "!!float":
+		var f float64
+		if err := n.Decode(&f); err == nil {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				d.errorNode(n, "%s: %s is not a finite number", d.display(ptr), n.Value)
+				d.bad[ptr] = true
+				return nil
+			}
+			return f
+		}
+	case "!!str", "!!timestamp", "!!binary":
+		return n.Value
+	default:
+		d.errorNode(n, "%s: unsupported YAML tag %s", d.display(ptr), n.Tag)
+		d.bad[ptr] = true
+		return nil
+	}
+	d.errorNode(n, "%s: %q is not a valid %s", d.display(ptr), n.Value, tag)
+	d.bad[ptr] = true
+	return nil
+}
+
+// deref follows an alias to its anchored node.
+func deref(n *yaml.Node) *yaml.Node {
+	if n != nil && n.Kind == yaml.AliasNode {
+		return n.Alias
+	}
+	return n
+}
+
+// lineCol returns the 1-based line and column (in characters) of a byte
+// offset.
+func lineCol(data []byte, off int) (line, col int) {
+	off = min(off, len(data))
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return bytes.Count(data[:off], []byte{'\n'}) + 1, utf8.RuneCount(data[start:off]) + 1
+}
+
+// invalidUTF8 returns the offset of the first byte that is not UTF-8.
+func invalidUTF8(data []byte) int {
+	for off := 0; off < len(data); {
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size <= 1 {
+			return off
+		}
+		off += size
+	}
+	return len(data)
+}
+
+// controlChar returns the offset of the first character YAML does not
+// allow in a file, or -1.
+func controlChar(data []byte) int {
+	for off := 0; off < len(data); {
+		r, size := utf8.DecodeRune(data[off:])
+		if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7F || (r >= 0x80 && r <= 0x9F && r != 0x85) || r == 0xFFFE || r == 0xFFFF {
+			return off
+		}
+		off += size
+	}
+	return -1
+}
+
+// indentTab finds a tab in the leading whitespace of a line, preferring
+// the lines from near-1 on (yaml.v3 sometimes names the line before).
+func indentTab(data []byte, near int) (line, col int, ok bool) {
+	first := 0
+	for i, l := range bytes.Split(data, []byte{'\n'}) {
+		indent := len(l) - len(bytes.TrimLeft(l, " \t-"))
+		t := bytes.IndexByte(l[:indent], '\t')
+		if t < 0 {
+			continue
+		}
+		if i+1 >= near-1 {
+			return i + 1, t + 1, true
+		}
+		if first == 0 {
+			first, col = i+1, t+1
+		}
+	}
+	return first, col, first > 0
+}
