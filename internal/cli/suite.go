@@ -69,23 +69,23 @@ func load(paths []string, reg Registry, stderr io.Writer) (*plan.Plan, bool) {
 		return nil, false
 	}
 	var specs []*spec.Spec
-	var errs spec.ErrorList
+	n := 0
 	for _, path := range paths {
 		s, err := spec.ParseFile(path)
 		if err != nil {
-			errs = append(errs, spec.Errors(err)...)
+			n += spec.PrintErrors(stderr, err)
 			continue
 		}
 		specs = append(specs, s)
 	}
-	if len(errs) == 0 {
+	if n == 0 {
 		p, err := plan.Build(specs, reg.Benchmarks)
 		if err == nil {
 			return p, true
 		}
-		errs = append(errs, spec.Errors(err)...)
+		n += spec.PrintErrors(stderr, err)
 	}
-	spec.PrintErrors(stderr, errs)
+	fmt.Fprintln(stderr, spec.Summary(len(paths), n))
 	return nil, false
 }
 

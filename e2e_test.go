@@ -1,0 +1,371 @@
+package benchspec_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchspec/benchspec"
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/schemas"
+	"github.com/xeipuuv/gojsonschema"
+)
+
+// The test binary is its own benchmark suite: started with envMain set
+// it runs benchspec.Main on its arguments, and its forks (started by Main
+// with the assignment in the environment) run the worker. So every test
+// here goes through the real CLI, real subprocess forks and the real
+// report, end to end.
+const envMain = "BENCHSPEC_E2E_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envMain) == "1" || os.Getenv(executor.EnvAssignment) != "" {
+		benchspec.Main()
+	}
+	os.Exit(m.Run())
+}
+
+func init() {
+	benchspec.Register("e2e.empty", func(b *benchspec.B) {
+		for b.Loop() {
+		}
+	})
+	benchspec.Register("e2e.work", func(b *benchspec.B) {
+		x := 1.0
+		for b.Loop() {
+			x = math.Sqrt(x + 2)
+		}
+		benchspec.Sink(x)
+	})
+	benchspec.Register("e2e.panics", func(b *benchspec.B) {
+		n := 0
+		for b.Loop() {
+			if n++; n == 1000 {
+				panic("boom at invocation 1000")
+			}
+		}
+	})
+	benchspec.Register("e2e.exits", func(b *benchspec.B) {
+		for b.Loop() {
+			os.Exit(3)
+		}
+	})
+	benchspec.Register("e2e.hangs", func(b *benchspec.B) {
+		for b.Loop() {
+			select {} // every goroutine asleep would be fatal; the timer keeps one awake
+		}
+	})
+	benchspec.Register("e2e.gomaxprocs", func(b *benchspec.B) {
+		for b.Loop() {
+		}
+		b.ReportMetric(float64(gomaxprocs()), "gomaxprocs")
+	})
+	benchspec.Register("e2e.sized", func(b *benchspec.B) {
+		n := b.IntParam("size")
+		s := make([]int, n)
+		for b.Loop() {
+			for i := range s {
+				s[i]++
+			}
+		}
+		benchspec.Sink(s)
+	}, benchspec.Params{"size": {"10", "100"}})
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+	pid            int
+}
+
+// suite runs the test binary as a suite with args, in dir.
+func suite(t *testing.T, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), envMain+"=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running the suite: %v", err)
+	}
+	return result{code, stdout.String(), stderr.String(), cmd.Process.Pid}
+}
+
+// writeSpec writes a spec file into a temporary directory.
+func writeSpec(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "spec.yaml")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const quick = `version: 1
+name: e2e
+defaults:
+  forks: 2
+  warmup:      {iterations: 1, time: 20ms}
+  measurement: {iterations: 3, time: 20ms}
+  timeout: 5s
+benchmarks:
+`
+
+func readReport(t *testing.T, path string) (*report.Report, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("reading the report: %v", err)
+	}
+	return rep, data
+}
+
+func validateResult(t *testing.T, data []byte) {
+	t.Helper()
+	res, err := gojsonschema.Validate(gojsonschema.NewBytesLoader(schemas.Result), gojsonschema.NewBytesLoader(data))
+	if err != nil {
+		t.Fatalf("validating: %v", err)
+	}
+	for _, e := range res.Errors() {
+		t.Errorf("report does not match result.schema.json: %s", e)
+	}
+}
+
+func TestRunEndToEnd(t *testing.T) {
+	spec := writeSpec(t, quick+`  - include: '^e2e\.(empty|work)$'
+    modes: [avgt, thrpt]
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := suite(t, "run", spec, "--format", "json", "--out", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"# Benchmark: e2e.work", "# Fork: 2 of 2", "# Warmup Iteration   1:", "Iteration   3:", `Result "e2e.empty":`} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("run log lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	rep, data := readReport(t, out)
+	validateResult(t, data)
+	if !rep.Complete || len(rep.Runs) != 4 {
+		t.Fatalf("complete=%v with %d runs, want a complete report of 4", rep.Complete, len(rep.Runs))
+	}
+	pids := map[int]bool{}
+	for _, run := range rep.Runs {
+		if run.Failed() || run.Primary == nil {
+			t.Errorf("%s failed: %s", run.Key, run.Error)
+			continue
+		}
+		m := run.Primary
+		if !(m.Score > 0) || m.Count != 6 || len(m.RawData) != 2 || len(m.RawData[0]) != 3 || !m.ScoreError.Valid() {
+			t.Errorf("%s: score %v ± %v, cnt %d, raw %v: want a positive score with an error from 2 forks × 3 iterations", run.Key, m.Score, m.ScoreError, m.Count, m.RawData)
+		}
+		for _, f := range run.Forks {
+			if f.PID == 0 || f.PID == r.pid || pids[f.PID] {
+				t.Errorf("%s fork %d: pid %d is not a fresh process (parent %d)", run.Key, f.Fork, f.PID, r.pid)
+			}
+			pids[f.PID] = true
+		}
+	}
+	if got := rep.Runs[0].Primary.ScoreUnit; got != "ns/op" {
+		t.Errorf("avgt unit %q, want ns/op", got)
+	}
+	if got := rep.Runs[1].Primary.ScoreUnit; got != "ops/ns" {
+		t.Errorf("thrpt unit %q, want ops/ns", got)
+	}
+}
+
+func TestTableOnStdout(t *testing.T) {
+	spec := writeSpec(t, quick+`  - include: '^e2e\.sized$'
+    forks: 1
+`)
+	r := suite(t, "run", spec, "--quiet")
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	if r.stderr != "" {
+		t.Errorf("--quiet still wrote to stderr:\n%s", r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want a header and two rows (size 10 and 100), got:\n%s", r.stdout)
+	}
+	for i, want := range [][]string{{"Benchmark", "(size)", "Mode", "Cnt", "Score", "Error", "Units"}, {"e2e.sized", "10", "avgt", "3"}, {"e2e.sized", "100", "avgt", "3"}} {
+		fields := strings.Fields(lines[i])
+		for j, w := range want {
+			if j >= len(fields) || fields[j] != w {
+				t.Errorf("line %d = %q, want it to start with %q", i, lines[i], want)
+				break
+			}
+		}
+	}
+}
+
+func TestFailingForksFailOnlyTheirRun(t *testing.T) {
+	spec := writeSpec(t, quick+`  - include: '^e2e\.(panics|exits|empty)$'
+  - include: '^e2e\.hangs$'
+    timeout: 1s
+    warmup: {iterations: 0}
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	start := time.Now()
+	r := suite(t, "run", spec, "--format", "json", "--out", out)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", r.code, r.stderr)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the batch took %s; the hanging fork should have been killed after 1s", d)
+	}
+	rep, data := readReport(t, out)
+	validateResult(t, data)
+	want := map[string]string{
+		"e2e.empty:avgt":  "",
+		"e2e.exits:avgt":  "fork 1: fork exited with status 3",
+		"e2e.hangs:avgt":  "fork 1: timed out after 1s in measurement iteration 1",
+		"e2e.panics:avgt": "fork 1: panic: boom at invocation 1000",
+	}
+	for _, run := range rep.Runs {
+		w, ok := want[run.Key]
+		if !ok {
+			t.Errorf("unexpected run %s", run.Key)
+			continue
+		}
+		delete(want, run.Key)
+		if w == "" {
+			if run.Failed() || run.Primary == nil || !(run.Primary.Score > 0) {
+				t.Errorf("%s: status %s (%s), want a healthy result", run.Key, run.Status, run.Error)
+			}
+			continue
+		}
+		if !run.Failed() || run.Primary != nil || !strings.HasPrefix(run.Error, w) {
+			t.Errorf("%s: status %s, error %q, metric %v; want failed with %q and no numbers", run.Key, run.Status, run.Error, run.Primary, w)
+		}
+	}
+	for k := range want {
+		t.Errorf("run %s missing from the report", k)
+	}
+	for _, run := range rep.Runs {
+		if run.Key == "e2e.panics:avgt" && !strings.Contains(run.StderrTail, "panic: boom at invocation 1000") {
+			t.Errorf("panicking run's stderr tail lacks the panic:\n%s", run.StderrTail)
+		}
+	}
+}
+
+func TestInvalidSpecExits2WithPositions(t *testing.T) {
+	spec := writeSpec(t, `version: 1
+name: bad
+defaults:
+  forkz: 3
+  modes: [avgt, fast]
+  warmup: {time: 1 sec}
+benchmarks:
+  - include: '^e2e\.empty$'
+    forks: three
+  - include: '(unclosed'
+`)
+	r := suite(t, "validate", spec)
+	if r.code != 2 {
+		t.Fatalf("exit %d, want 2; stderr:\n%s", r.code, r.stderr)
+	}
+	want := []string{
+		spec + ":4:3: ",
+		spec + ":5:17: ",
+		spec + ":6:18: ",
+		spec + ":9:12: ",
+		spec + ":10:14: ",
+	}
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if len(lines) < len(want) {
+		t.Fatalf("want %d errors, got:\n%s", len(want), r.stderr)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("error %d = %q, want position %q", i+1, lines[i], w)
+		}
+	}
+}
+
+func TestUnmatchedIncludeNamesTheClosest(t *testing.T) {
+	spec := writeSpec(t, quick+`  - include: '^e2e\.wrok$'
+`)
+	r := suite(t, "run", spec)
+	if r.code != 2 {
+		t.Fatalf("exit %d, want 2", r.code)
+	}
+	want := spec + `:9:14: include "^e2e\\.wrok$" matches no registered benchmark; closest: e2e.work`
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr:\n%s\nwant it to contain\n%s", r.stderr, want)
+	}
+}
+
+func TestForkEnvironmentAndInProcess(t *testing.T) {
+	spec := writeSpec(t, quick+`  - include: '^e2e\.gomaxprocs$'
+    forks: 1
+    env: {GOMAXPROCS: "1"}
+  - include: '^e2e\.empty$'
+    forks: 0
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	rep, _ := readReport(t, out)
+	m, ok := rep.Runs[0].SecondaryMetrics["gomaxprocs"]
+	if !ok || m.Score != 1 {
+		t.Errorf("GOMAXPROCS seen in the fork: %+v, want 1", rep.Runs[0].SecondaryMetrics)
+	}
+	if run := rep.Runs[1]; run.Failed() || run.Forks[0].PID != 0 {
+		t.Errorf("forks: 0 run: status %s, pid %d; want an in-process run", run.Status, run.Forks[0].PID)
+	}
+}
+
+func TestListAndPlan(t *testing.T) {
+	r := suite(t, "list")
+	if r.code != 0 || !strings.Contains(r.stdout, "e2e.sized\tsize=10,100\n") || !strings.Contains(r.stdout, "e2e.work\n") {
+		t.Errorf("list: exit %d\n%s", r.code, r.stdout)
+	}
+	spec := writeSpec(t, quick+`  - include: '^e2e\.sized$'
+    modes: [avgt, thrpt]
+    params: {size: [1, 2, 3]}
+`)
+	r = suite(t, "plan", spec)
+	if r.code != 0 || !strings.Contains(r.stdout, "6 runs, estimated") || !strings.Contains(r.stdout, "size=3") {
+		t.Errorf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The report carries the timer calibration of every fork.
+func TestTimerCalibrationRecorded(t *testing.T) {
+	spec := writeSpec(t, quick+`  - include: '^e2e\.empty$'
+    forks: 1
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	if r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var raw map[string]any
+	_, data := readReport(t, out)
+	json.Unmarshal(data, &raw)
+	env := raw["env"].(map[string]any)
+	for _, k := range []string{"timer_resolution_ns", "timer_overhead_ns"} {
+		if v, ok := env[k].(float64); !ok || v <= 0 {
+			t.Errorf("env.%s = %v, want a positive measurement", k, env[k])
+		}
+	}
+}

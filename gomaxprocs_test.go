@@ -1,0 +1,5 @@
+package benchspec_test
+
+import "runtime"
+
+func gomaxprocs() int { return runtime.GOMAXPROCS(0) }
