@@ -26,6 +26,7 @@ import (
 	"regexp"
 	"runtime"
 	"sort"
+	"strconv"
 	"sync"
 
 	"github.com/benchspec/benchspec/executor/worker"
@@ -55,10 +56,26 @@ func (p Params) apply(r *registration) {
 	}
 }
 
+// IntParams declares integer parameters with their default values. A
+// spec value that is not an integer is rejected at plan time, with its
+// position; the body reads them with B.IntParam.
+type IntParams map[string][]int
+
+func (p IntParams) apply(r *registration) {
+	for k, vs := range p {
+		r.params[k] = nil
+		for _, v := range vs {
+			r.params[k] = append(r.params[k], strconv.Itoa(v))
+		}
+		r.ints[k] = true
+	}
+}
+
 type registration struct {
 	name   string
 	fn     worker.Func
 	params map[string][]string
+	ints   map[string]bool
 }
 
 var registry struct {
@@ -78,7 +95,7 @@ func Register(name string, fn func(*B), opts ...Option) {
 	if fn == nil {
 		panic(fmt.Sprintf("benchspec.Register(%q): nil benchmark function", name))
 	}
-	r := &registration{name: name, fn: fn, params: map[string][]string{}}
+	r := &registration{name: name, fn: fn, params: map[string][]string{}, ints: map[string]bool{}}
 	for _, o := range opts {
 		o.apply(r)
 	}
@@ -115,7 +132,7 @@ func registered() []plan.Benchmark {
 	defer registry.Unlock()
 	out := make([]plan.Benchmark, 0, len(registry.byName))
 	for _, r := range registry.byName {
-		out = append(out, plan.Benchmark{Name: r.name, Params: r.params})
+		out = append(out, plan.Benchmark{Name: r.name, Params: r.params, IntParams: r.ints})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

@@ -34,6 +34,9 @@ func inProcess(a *executor.Assignment, emit func(*executor.Iteration) error) (ex
 	fn, _ := lookup(a.Run.Benchmark)
 	clock := worker.SystemClock()
 	cal := worker.Calibrate(clock)
-	metrics, err := worker.RunFork(a, fn, clock, worker.SystemRand(), emit)
-	return cal, metrics, err
+	out, err := worker.RunFork(a, fn, clock, worker.SystemRand(), emit)
+	if err != nil {
+		return cal, nil, err
+	}
+	return cal, out.Metrics, nil
 }

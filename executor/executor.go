@@ -28,6 +28,9 @@ type Options struct {
 	FailFast bool
 	// TailBytes is how much of a failing fork's output to keep; default 4 KiB.
 	TailBytes int
+	// ProfileDir is where forks write the pprof profiles their run's
+	// profilers ask for (cpu, heap, mutex, block).
+	ProfileDir string
 }
 
 // Execute runs every run of p in order, fork after fork, and returns every
@@ -65,7 +68,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) []ForkResult {
 			}
 			warm := f <= r.Settings.WarmupForks
 			obs.ForkStart(r, f, n, warm, done, all)
-			a := &Assignment{Run: *r, Fork: f, Warmup: warm}
+			a := &Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: opts.ProfileDir}
 			var fr ForkResult
 			if r.Settings.Forks == 0 {
 				fr = runInProcess(a, opts.InProcess, obs)

@@ -87,7 +87,7 @@ loop:
 				obs.Iteration(&a.Run, a.Fork, it)
 				phase, index = it.Phase, it.Index
 			case MsgDone:
-				fr.Metrics = m.msg.Metrics
+				fr.Metrics, fr.Profiles = m.msg.Metrics, m.msg.Profiles
 				finished = true
 				break loop
 			case MsgError:

@@ -19,6 +19,9 @@ type Assignment struct {
 	Run    plan.Run `json:"run"`
 	Fork   int      `json:"fork"`
 	Warmup bool     `json:"warmup"`
+	// ProfileDir is where the fork writes the pprof profiles its run's
+	// profilers ask for; empty: the profiles are not written.
+	ProfileDir string `json:"profile_dir,omitempty"`
 }
 
 // Message types, in the order a healthy fork sends them.
@@ -36,5 +39,6 @@ type Message struct {
 	Timer     *TimerCalibration  `json:"timer,omitempty"`
 	Iteration *Iteration         `json:"iteration,omitempty"`
 	Metrics   map[string]float64 `json:"metrics,omitempty"`
+	Profiles  map[string]string  `json:"profiles,omitempty"`
 	Error     string             `json:"error,omitempty"`
 }

@@ -28,6 +28,9 @@ type ForkResult struct {
 	// Metrics are secondary metrics reported for the whole fork
 	// (B.ReportMetric), by unit.
 	Metrics map[string]float64
+	// Profiles are the pprof files the fork wrote, by kind (cpu, heap,
+	// mutex, block).
+	Profiles map[string]string
 
 	Err        string // why the fork failed; empty on success
 	StderrTail string // the last bytes of the fork's stderr and stdout, on failure
@@ -59,6 +62,10 @@ type Iteration struct {
 	Invocations uint64 `json:"invocations"`
 	// Histogram holds sample mode's per-op sample times in nanoseconds.
 	Histogram *hist.Snapshot `json:"histogram,omitempty"`
-	// Metrics are per-iteration secondary metrics (profilers), by name.
+	// Metrics are per-iteration secondary metrics (profilers), by unit.
 	Metrics map[string]float64 `json:"metrics,omitempty"`
+	// Windows are, with threads > 1, each thread's timed window as
+	// [start, end] clock readings in ns: evidence that the threads ran at
+	// the same time.
+	Windows [][2]int64 `json:"windows,omitempty"`
 }

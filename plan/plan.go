@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -141,16 +142,18 @@ func checkParams(e *spec.Entry, matched []string, byName map[string]*Benchmark) 
 				all = append(all, k)
 			}
 		}
-		if !declared {
-			sort.Strings(all)
-			all = dedup(all)
-			valid := "none declare parameters"
-			if len(all) > 0 {
-				valid = "declared: " + strings.Join(all, ", ")
-			}
-			errs = append(errs, &spec.Error{Pos: e.ParamPos[name],
-				Msg: fmt.Sprintf("params: no selected benchmark declares parameter %q (%s)", name, valid)})
+		if declared {
+			errs = append(errs, checkInts(e, name, matched, byName)...)
+			continue
 		}
+		sort.Strings(all)
+		all = dedup(all)
+		valid := "none declare parameters"
+		if len(all) > 0 {
+			valid = "declared: " + strings.Join(all, ", ")
+		}
+		errs = append(errs, &spec.Error{Pos: e.ParamPos[name],
+			Msg: fmt.Sprintf("params: no selected benchmark declares parameter %q (%s)", name, valid)})
 	}
 	return errs
 }
@@ -220,4 +223,23 @@ func dedup(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// checkInts reports the entry's values for a parameter that a selected
+// benchmark declared as an integer and that are not integers.
+func checkInts(e *spec.Entry, name string, matched []string, byName map[string]*Benchmark) spec.ErrorList {
+	for _, m := range matched {
+		if !byName[m].IntParams[name] {
+			continue
+		}
+		var errs spec.ErrorList
+		for _, v := range e.Params[name] {
+			if _, err := strconv.Atoi(v); err != nil {
+				errs = append(errs, &spec.Error{Pos: e.ParamPos[name],
+					Msg: fmt.Sprintf("params.%s: %q is not an integer (benchmark %q declares %s as an integer parameter)", name, v, m, name)})
+			}
+		}
+		return errs
+	}
+	return nil
 }

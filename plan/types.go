@@ -11,6 +11,9 @@ type Benchmark struct {
 	Name string
 	// Params are the declared parameters with their default values.
 	Params map[string][]string
+	// IntParams names the parameters declared as integers: a spec value
+	// for them that is not an integer is an error at plan time.
+	IntParams map[string]bool
 }
 
 // Plan is the ordered list of runs a batch will execute.

@@ -244,6 +244,7 @@ func forkOf(mode string, unit float64, f *executor.ForkResult) Fork {
 		Timer:      Timer{ResolutionNs: positive(f.Timer.ResolutionNs), OverheadNs: positive(f.Timer.OverheadNs)},
 		Iterations: make([]Iteration, len(f.Iterations)),
 		Metrics:    floatMap(f.Metrics),
+		Profiles:   f.Profiles,
 		Error:      f.Err,
 	}
 	for i := range f.Iterations {

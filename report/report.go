@@ -184,7 +184,10 @@ type Fork struct {
 	Timer      Timer            `json:"timer"`
 	Iterations []Iteration      `json:"iterations"`
 	Metrics    map[string]Float `json:"metrics"` // B.ReportMetric, by unit
-	Error      string           `json:"error"`   // "" on success
+	// Profiles are the pprof files the fork wrote, by kind; omitted when
+	// none were asked for.
+	Profiles map[string]string `json:"profiles,omitempty"`
+	Error    string            `json:"error"` // "" on success
 }
 
 // Timer is a fork's clock calibration; null where not measured.

@@ -26,7 +26,8 @@ type B struct {
 		// invocation of the fork; n is where the current chunk ends.
 		n, i uint64
 	}
-	r *runner
+	r      *runner
+	thread int
 
 	params  map[string]string
 	metrics map[string]float64
@@ -86,6 +87,34 @@ func (b *B) ReportMetric(v float64, unit string) {
 	}
 	b.metrics[unit] = v
 }
+
+// SetupIteration registers f to run before every iteration, warmup and
+// measurement, outside the timed window (JMH's @Setup(Level.Iteration)).
+// Register it before the first b.Loop(). Code before the loop is the
+// fork's setup (Level.Trial) and code after it the teardown; with threads,
+// each thread runs its own. A panic or b.Fatalf in f fails the run.
+func (b *B) SetupIteration(f func()) { b.r.setup = append(b.r.setup, f) }
+
+// TeardownIteration registers f to run after every iteration, outside the
+// timed window (JMH's @TearDown(Level.Iteration)).
+func (b *B) TeardownIteration(f func()) { b.r.teardown = append(b.r.teardown, f) }
+
+// Fatalf fails the run with the formatted message and stops the body, as
+// testing.B.Fatalf does. Use it for setup errors.
+func (b *B) Fatalf(format string, args ...any) {
+	panic(fatal{fmt.Sprintf(format, args...)})
+}
+
+// Fatal fails the run with err's message.
+func (b *B) Fatal(err error) { panic(fatal{err.Error()}) }
+
+// fatal is the panic value of Fatalf: a failure the user reported, not a
+// crash, so it carries no stack.
+type fatal struct{ msg string }
+
+// Thread is this B's goroutine number, 0 to Threads-1, for benchmarks that
+// give each thread its own share of the work.
+func (b *B) Thread() int { return b.thread }
 
 // Param returns the value of the named parameter for this run. It panics
 // if the benchmark did not declare the parameter, which fails the run.

@@ -18,22 +18,23 @@ type phase struct {
 	batch      uint64
 }
 
-// runner is the slow-path state of a B: where the fork is in its phases
-// and iterations, the timer, and each mode's bookkeeping.
+// runner is the slow-path state of one thread's B: where the fork is in
+// its phases and iterations, the timer, and each mode's bookkeeping.
 type runner struct {
 	clock Clock
 	rand  Rand
 	mode  string
 	opi   float64
 	gc    bool
-	emit  func(*executor.Iteration) error
+	g     *group
 
 	phases []phase
 	ph     int // index into phases
 	iter   int // 1-based index of the current iteration within its phase
 
 	started, done, inIteration bool
-	err                        error // from emit: stops the fork
+
+	setup, teardown []func() // Level.Iteration hooks, outside the timed window
 
 	// The user's timer: acc holds the timed nanoseconds of the current
 	// segment before tstart; the timer runs when timerOn.
@@ -54,10 +55,9 @@ type runner struct {
 	strideSize int     // samples per stride (JMH: 20 per ms of iteration)
 }
 
-func newRunner(a *executor.Assignment, clock Clock, rnd Rand, emit func(*executor.Iteration) error) *runner {
-	s := a.Run.Settings
+func newRunner(s *spec.Settings, mode string, clock Clock, rnd Rand, g *group) *runner {
 	r := &runner{
-		clock: clock, rand: rnd, mode: a.Run.Mode, emit: emit,
+		clock: clock, rand: rnd, mode: mode, g: g,
 		opi: float64(s.OpsPerInvocation), gc: s.GCBeforeIteration,
 		period: 1,
 	}
@@ -95,13 +95,13 @@ func (b *B) loopSlow() bool {
 	p := &r.phases[r.ph]
 	switch r.mode {
 	case spec.ModeSingleShot:
-		return r.end(b, timed, r.opi)
+		return r.end(b, now, timed, r.opi)
 	case spec.ModeSampleTime:
 		return r.sample(b, now, timed, p)
 	default: // thrpt, avgt
 		if timed >= p.time {
 			inv := float64(b.loop.i - r.invBase)
-			return r.end(b, timed, inv*r.opi/float64(p.batch))
+			return r.end(b, now, timed, inv*r.opi/float64(p.batch))
 		}
 		r.nextChunk(b, timed, p)
 		return b.take()
@@ -114,11 +114,27 @@ func (b *B) take() bool {
 	return true
 }
 
-// begin starts the current iteration. It runs outside the timed region.
+// begin starts the current iteration: the iteration setup hooks, then
+// (once every thread is ready) GC and profiler snapshots, then the timer.
+// Everything before the timer starts is outside the timed window.
 func (r *runner) begin(b *B) bool {
 	p := &r.phases[r.ph]
-	if r.gc {
-		runtime.GC()
+	for _, f := range r.setup {
+		f()
+	}
+	measurementBegins := p.name == executor.PhaseMeasurement && r.iter == 1
+	ok := r.g.await(func() {
+		if r.gc {
+			runtime.GC()
+		}
+		if r.g.prof != nil {
+			if err := r.g.prof.iterationStart(measurementBegins); err != nil {
+				r.g.err, r.g.aborted = err, true
+			}
+		}
+	})
+	if !ok {
+		return r.finish(b)
 	}
 	r.inIteration = true
 	r.invBase = b.loop.i
@@ -161,16 +177,21 @@ func (r *runner) nextChunk(b *B, timed int64, p *phase) {
 }
 
 // end finishes the current iteration with its timed nanoseconds and
-// operations, reports it, and starts the next iteration or ends the fork.
-func (r *runner) end(b *B, timed int64, ops float64) bool {
+// operations, hands it to the group, runs the teardown hooks, and starts
+// the next iteration or ends the fork.
+func (r *runner) end(b *B, now, timed int64, ops float64) bool {
 	p := &r.phases[r.ph]
 	r.inIteration = false
-	it := &executor.Iteration{
+	r.timerOn = false
+	it := executor.Iteration{
 		Phase:       p.name,
 		Index:       r.iter,
 		Ops:         ops,
 		TimeNs:      float64(timed),
 		Invocations: b.loop.i - r.invBase,
+	}
+	if r.g.n > 1 {
+		it.Windows = [][2]int64{{r.iterStart, now}}
 	}
 	if r.samples != nil {
 		snap := r.samples.Snapshot()
@@ -178,8 +199,11 @@ func (r *runner) end(b *B, timed int64, ops float64) bool {
 		it.TimeNs = r.sampleSum
 		r.samples = nil
 	}
-	if err := r.emit(it); err != nil {
-		r.err = err
+	ok := r.g.submit(it)
+	for _, f := range r.teardown {
+		f()
+	}
+	if !ok {
 		return r.finish(b)
 	}
 	r.iter++
@@ -192,7 +216,7 @@ func (r *runner) end(b *B, timed int64, ops float64) bool {
 	return r.begin(b)
 }
 
-// finish ends the fork: Loop returns false from now on.
+// finish ends the fork for this thread: Loop returns false from now on.
 func (r *runner) finish(b *B) bool {
 	r.done = true
 	r.timerOn = false
@@ -218,7 +242,7 @@ func (r *runner) sample(b *B, now, timed int64, p *phase) bool {
 		}
 	}
 	if now-r.iterStart >= p.time {
-		return r.end(b, timed, float64(r.samples.Count())*r.opi)
+		return r.end(b, now, timed, float64(r.samples.Count())*r.opi)
 	}
 	r.schedule(b, p)
 	if r.sampling {

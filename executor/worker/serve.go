@@ -6,38 +6,101 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"sync"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/spec"
 )
 
 // Lookup finds a registered benchmark body by name.
 type Lookup func(name string) (Func, bool)
 
+// Output is what a fork reports besides its iterations.
+type Output struct {
+	Metrics  map[string]float64 // B.ReportMetric values, by unit
+	Profiles map[string]string  // pprof files written, by kind
+}
+
 // RunFork runs one fork's assignment in this process: it calls fn once
-// with a B whose Loop drives every warmup and measurement iteration, and
-// sends each finished iteration to emit. It returns the metrics the body
-// reported, or an error when the body panicked, returned before Loop
-// reported false, or emit failed.
-func RunFork(a *executor.Assignment, fn Func, clock Clock, rnd Rand, emit func(*executor.Iteration) error) (metrics map[string]float64, err error) {
-	b := &B{params: make(map[string]string, len(a.Run.Params))}
-	for _, p := range a.Run.Params {
-		b.params[p.Name] = p.Value
+// per thread, each with its own B whose Loop drives every warmup and
+// measurement iteration, and sends each finished iteration (the threads'
+// results combined) to emit. It fails when a body panicked or called
+// Fatalf, returned before Loop reported false, or emit failed.
+func RunFork(a *executor.Assignment, fn Func, clock Clock, rnd Rand, emit func(*executor.Iteration) error) (*Output, error) {
+	s := a.Run.Settings
+	threads := s.Threads
+	if threads == spec.ThreadsMax {
+		threads = runtime.GOMAXPROCS(0)
 	}
-	b.r = newRunner(a, clock, rnd, emit)
+	threads = max(threads, 1)
+	prof := newProfiler(s.Profilers, a.ProfileDir, a.Run.Key, a.Fork)
+	g := newGroup(threads, a.Run.Mode, prof, emit)
+	if threads > 1 {
+		rnd = &lockedRand{r: rnd}
+	}
+	bs := make([]*B, threads)
+	for t := range bs {
+		b := &B{thread: t, params: make(map[string]string, len(a.Run.Params))}
+		for _, p := range a.Run.Params {
+			b.params[p.Name] = p.Value
+		}
+		b.r = newRunner(&s, a.Run.Mode, clock, rnd, g)
+		bs[t] = b
+	}
+	var wg sync.WaitGroup
+	for _, b := range bs[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runBody(fn, b, g)
+		}()
+	}
+	runBody(fn, bs[0], g)
+	wg.Wait()
+	out := &Output{Metrics: bs[0].metrics}
+	if prof != nil {
+		files, err := prof.finish()
+		if err != nil && g.failure() == nil {
+			g.abort(err)
+		}
+		out.Profiles = files
+	}
+	if err := g.failure(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// runBody runs one thread's body, turning a panic, Fatalf or an early
+// return into the fork's failure.
+func runBody(fn Func, b *B, g *group) {
 	defer func() {
 		if v := recover(); v != nil {
-			metrics, err = nil, &PanicError{Value: v, Stack: debug.Stack()}
+			if f, ok := v.(fatal); ok {
+				g.abort(errors.New(f.msg))
+			} else {
+				g.abort(&PanicError{Value: v, Stack: debug.Stack()})
+			}
 		}
 	}()
 	fn(b)
-	switch {
-	case b.r.err != nil:
-		return nil, b.r.err
-	case !b.r.done:
-		return nil, errors.New("the benchmark function returned before b.Loop() reported false; its body must be `for b.Loop() { ... }`")
+	if !b.r.done {
+		g.abort(errors.New("the benchmark function returned before b.Loop() reported false; its body must be `for b.Loop() { ... }`"))
 	}
-	return b.metrics, nil
+}
+
+// lockedRand shares one random source between threads.
+type lockedRand struct {
+	mu sync.Mutex
+	r  Rand
+}
+
+func (l *lockedRand) Float64() float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Float64()
 }
 
 // PanicError is a panic in a benchmark body, with its stack.
@@ -82,7 +145,7 @@ func Serve(lookup Lookup) int {
 		fmt.Fprintf(os.Stderr, "benchspec worker: result pipe: %v\n", err)
 		return 2
 	}
-	metrics, err := RunFork(&a, fn, clock, SystemRand(), func(it *executor.Iteration) error {
+	out, err := RunFork(&a, fn, clock, SystemRand(), func(it *executor.Iteration) error {
 		return send(&executor.Message{Type: executor.MsgIteration, Iteration: it})
 	})
 	if err != nil {
@@ -95,7 +158,7 @@ func Serve(lookup Lookup) int {
 		send(&executor.Message{Type: executor.MsgError, Error: err.Error()})
 		return 1
 	}
-	if err := send(&executor.Message{Type: executor.MsgDone, Metrics: metrics}); err != nil {
+	if err := send(&executor.Message{Type: executor.MsgDone, Metrics: out.Metrics, Profiles: out.Profiles}); err != nil {
 		return 2
 	}
 	return 0

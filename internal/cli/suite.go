@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -174,6 +175,7 @@ func runCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	quiet := fs.Bool("quiet", false, "no run log on stderr")
 	failFast := fs.Bool("fail-on-error", false, "stop the batch at the first failed run (JMH -foe)")
+	profiles := fs.String("profiles", "", "write the pprof profiles of the cpu, heap, mutex and block profilers into this `directory`")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return usageStatus(err)
@@ -187,6 +189,11 @@ func runCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.
 	if !ok {
 		return 2
 	}
+	profDir, err := profileDir(*profiles)
+	if err != nil {
+		fmt.Fprintf(stderr, "run: --profiles: %v\n", err)
+		return 2
+	}
 	var obs executor.Observer
 	if !*quiet {
 		obs = report.NewRunLog(stderr, p)
@@ -197,6 +204,7 @@ func runCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.
 		Observer:   obs,
 		InProcess:  reg.InProcess,
 		FailFast:   *failFast,
+		ProfileDir: profDir,
 	})
 	env.End = time.Now()
 	rep := report.Build(p, forks, env)
@@ -250,4 +258,17 @@ func dirOf(path string) string {
 		return path[:i+1]
 	}
 	return "."
+}
+
+// profileDir makes the profiles directory absolute (forks may run
+// elsewhere) and creates it; "" stays "".
+func profileDir(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return abs, os.MkdirAll(abs, 0o755)
 }

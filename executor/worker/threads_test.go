@@ -1,0 +1,182 @@
+package worker
+
+import (
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/spec"
+)
+
+func threaded(mode string, threads int, meas spec.Iterations) *executor.Assignment {
+	a := assignment(mode, spec.Iterations{}, meas, 1)
+	a.Run.Settings.Threads = threads
+	return a
+}
+
+func TestThreadsOverlapAndCombine(t *testing.T) {
+	var counter atomic.Int64
+	body := func(b *B) {
+		for b.Loop() {
+			counter.Add(1)
+		}
+	}
+	meas := spec.Iterations{Iterations: 2, Time: 20 * time.Millisecond, BatchSize: 1}
+	for _, mode := range []string{spec.ModeThroughput, spec.ModeAverageTime} {
+		var its []executor.Iteration
+		_, err := RunFork(threaded(mode, 2, meas), body, SystemClock(), SystemRand(), func(it *executor.Iteration) error {
+			its = append(its, *it)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(its) != 2 {
+			t.Fatalf("%s: %d iterations, want 2 (the threads' results combined)", mode, len(its))
+		}
+		for _, it := range its {
+			if len(it.Windows) != 2 {
+				t.Fatalf("%s: %d thread windows, want 2", mode, len(it.Windows))
+			}
+			// Synchronized start: each thread's window starts before the
+			// other's ends.
+			w0, w1 := it.Windows[0], it.Windows[1]
+			if !(w0[0] < w1[1] && w1[0] < w0[1]) {
+				t.Errorf("%s: windows %v and %v do not overlap", mode, w0, w1)
+			}
+			// Both threads ran at least the iteration time, so summed time
+			// (avgt) is at least twice it, the mean time (thrpt) once.
+			minTime := float64(meas.Time)
+			if mode == spec.ModeAverageTime {
+				minTime *= 2
+			}
+			if it.TimeNs < minTime || it.TimeNs > 10*minTime {
+				t.Errorf("%s: combined time %v ns, want the %s of two threads' ~%v ns", mode, it.TimeNs, map[bool]string{true: "sum", false: "mean"}[mode == spec.ModeAverageTime], meas.Time.Nanoseconds())
+			}
+			if it.Ops != float64(it.Invocations) {
+				t.Errorf("%s: ops %v, want the invocations of both threads %d", mode, it.Ops, it.Invocations)
+			}
+		}
+	}
+}
+
+func TestCombineArithmetic(t *testing.T) {
+	parts := []executor.Iteration{{Ops: 100, TimeNs: 1000, Invocations: 100}, {Ops: 300, TimeNs: 3000, Invocations: 300}}
+	thrpt := combine(spec.ModeThroughput, parts)
+	avgt := combine(spec.ModeAverageTime, parts)
+	// thrpt sums the per-thread rates: 100/1000 + 300/3000 = 0.2 ops/ns.
+	if got := thrpt.Ops / thrpt.TimeNs; got != 0.2 {
+		t.Errorf("thrpt combined = %v ops/ns, want 0.2", got)
+	}
+	// avgt: all time over all ops, 4000/400 = 10 ns/op.
+	if got := avgt.TimeNs / avgt.Ops; got != 10 {
+		t.Errorf("avgt combined = %v ns/op, want 10", got)
+	}
+}
+
+func TestIterationHooksAreOutsideTheWindow(t *testing.T) {
+	clk := &fakeClock{}
+	a := assignment(spec.ModeSingleShot, spec.Iterations{Iterations: 1, BatchSize: 5},
+		spec.Iterations{Iterations: 2, BatchSize: 5}, 1)
+	var calls []string
+	got := collect(t, a, clk, func(b *B) {
+		b.SetupIteration(func() { calls = append(calls, "setup"); clk.t += 1e6 })
+		b.TeardownIteration(func() { calls = append(calls, "teardown"); clk.t += 1e6 })
+		for b.Loop() {
+			clk.t += 10
+		}
+	})
+	for _, it := range got {
+		if it.TimeNs != 50 {
+			t.Errorf("%s %d: %v ns, want 50 (hooks not timed)", it.Phase, it.Index, it.TimeNs)
+		}
+	}
+	if want := strings.Repeat("setup teardown ", 3); strings.Join(calls, " ")+" " != want {
+		t.Errorf("hooks ran %v, want setup and teardown around each of 3 iterations", calls)
+	}
+}
+
+func TestSetupFailuresFailTheFork(t *testing.T) {
+	a := threaded(spec.ModeAverageTime, 2, spec.Iterations{Iterations: 1, Time: time.Millisecond, BatchSize: 1})
+	for name, tc := range map[string]struct {
+		body Func
+		want string
+	}{
+		"fatal in trial setup": {func(b *B) {
+			b.Fatal(errors.New("cannot open fixture"))
+		}, "cannot open fixture"},
+		"panic in one thread's setup": {func(b *B) {
+			if b.Thread() == 1 {
+				panic("thread 1 setup")
+			}
+			for b.Loop() {
+			}
+		}, "panic: thread 1 setup"},
+		"fatal in iteration setup": {func(b *B) {
+			b.SetupIteration(func() { b.Fatalf("iteration setup: %d", 42) })
+			for b.Loop() {
+			}
+		}, "iteration setup: 42"},
+	} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := RunFork(a, tc.body, SystemClock(), SystemRand(), func(*executor.Iteration) error { return nil })
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%s: err = %v, want %q", name, err, tc.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the other thread was left waiting", name)
+		}
+	}
+}
+
+var allocSink []byte
+
+func TestGCProfilerCountsAllocations(t *testing.T) {
+	meas := spec.Iterations{Iterations: 2, Time: 10 * time.Millisecond, BatchSize: 1}
+	for _, tc := range []struct {
+		name        string
+		body        Func
+		bytes, objs float64
+	}{
+		{"one 1 KiB slice per op", func(b *B) {
+			for b.Loop() {
+				allocSink = make([]byte, 1024)
+			}
+		}, 1024, 1},
+		{"no allocation", func(b *B) {
+			x := 0
+			for b.Loop() {
+				x++
+			}
+			allocSink = make([]byte, x%2)
+		}, 0, 0},
+	} {
+		a := assignment(spec.ModeAverageTime, spec.Iterations{}, meas, 1)
+		a.Run.Settings.Profilers = []string{"gc"}
+		var its []executor.Iteration
+		if _, err := RunFork(a, tc.body, SystemClock(), SystemRand(), func(it *executor.Iteration) error {
+			its = append(its, *it)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range its {
+			// The counters are exact; what else the process allocates in
+			// the window is spread over thousands of ops.
+			if b := it.Metrics[MetricAllocBytes]; b < tc.bytes-1 || b > tc.bytes+1 {
+				t.Errorf("%s: %v B/op, want %v", tc.name, b, tc.bytes)
+			}
+			if o := it.Metrics[MetricAllocs]; o < tc.objs-0.001 || o > tc.objs+0.001 {
+				t.Errorf("%s: %v allocs/op, want %v", tc.name, o, tc.objs)
+			}
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchspec/benchspec/spec"
+	"github.com/google/go-cmp/cmp"
+)
+
+var registry = []Benchmark{
+	{Name: "empty"},
+	{Name: "sort.Ints", Params: map[string][]string{"size": {"10", "1000"}, "order": {"asc", "rand"}}, IntParams: map[string]bool{"size": true}},
+	{Name: "sqrt.Dropped"},
+	{Name: "sqrt.Sunk"},
+}
+
+func mustParse(t *testing.T, body string) *spec.Spec {
+	t.Helper()
+	s, err := spec.Parse("s.yaml", []byte("version: 1\nname: t\n"+body))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	return s
+}
+
+func keys(p *Plan) []string {
+	var out []string
+	for _, r := range p.Runs {
+		out = append(out, r.Key)
+	}
+	return out
+}
+
+func TestExpansionOrder(t *testing.T) {
+	s := mustParse(t, `defaults: {modes: [avgt, thrpt]}
+benchmarks:
+  - include: 'sqrt'
+    exclude: 'Dropped'
+  - include: '^sort\.'
+    modes: [ss]
+    params: {size: [1, 2]}
+  - include: '^sqrt\.Sunk$'
+    modes: [avgt]
+`)
+	p, err := Build([]*spec.Spec{s}, registry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"sqrt.Sunk:avgt", "sqrt.Sunk:thrpt",
+		"sort.Ints/order=asc/size=1:ss", "sort.Ints/order=asc/size=2:ss",
+		"sort.Ints/order=rand/size=1:ss", "sort.Ints/order=rand/size=2:ss",
+		"sqrt.Sunk:avgt#2",
+	}
+	if d := cmp.Diff(want, keys(p)); d != "" {
+		t.Errorf("run keys (-want +got):\n%s", d)
+	}
+	for i, r := range p.Runs {
+		if r.Index != i || r.Spec != "s.yaml" {
+			t.Errorf("run %d: index %d spec %q", i, r.Index, r.Spec)
+		}
+	}
+	if p.Runs[6].Entry != 2 {
+		t.Errorf("last run's entry = %d, want 2", p.Runs[6].Entry)
+	}
+}
+
+func TestEstimate(t *testing.T) {
+	s := mustParse(t, `defaults:
+  forks: 2
+  warmup_forks: 1
+  warmup: {iterations: 2, time: 100ms}
+  measurement: {iterations: 3, time: 200ms}
+benchmarks:
+  - include: '^empty$'
+`)
+	p, err := Build([]*spec.Spec{s}, registry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 3 * (ForkOverhead + 200*time.Millisecond + 600*time.Millisecond)
+	if p.Estimate != want || p.Runs[0].Estimate != want {
+		t.Errorf("estimate %v (run %v), want %v", p.Estimate, p.Runs[0].Estimate, want)
+	}
+}
+
+func TestPlanErrors(t *testing.T) {
+	s := mustParse(t, `benchmarks:
+  - include: '^sqrt\.Sunkk$'
+  - include: '^sort\.Ints$'
+    params: {size: [10, big], depth: [1]}
+  - include: '^empty$'
+    exclude: 'empty'
+`)
+	_, err := Build([]*spec.Spec{s}, registry)
+	var got []string
+	for _, e := range spec.Errors(err) {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		`s.yaml:4:14: include "^sqrt\\.Sunkk$" matches no registered benchmark; closest: sqrt.Sunk, sort.Ints, sqrt.Dropped`,
+		`s.yaml:6:14: params.size: "big" is not an integer (benchmark "sort.Ints" declares size as an integer parameter)`,
+		`s.yaml:6:31: params: no selected benchmark declares parameter "depth" (declared: order, size)`,
+		`s.yaml:7:14: include "^empty$" with exclude "empty" matches no registered benchmark; closest: empty, sort.Ints, sqrt.Sunk`,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("errors (-want +got):\n%s", d)
+	}
+}
+
+func TestClosest(t *testing.T) {
+	names := []string{"counter.Inc1", "counter.Inc2", "log.Classic", "sqrt.Sunk"}
+	if got := strings.Join(closest(`^log\.Clasic$`, names, 1), ","); got != "log.Classic" {
+		t.Errorf("closest = %s", got)
+	}
+}

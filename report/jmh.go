@@ -1,0 +1,231 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/benchspec/benchspec/spec"
+)
+
+// JMHVersion is the JMH release whose `-rf json` output JMHRenderer
+// reproduces; it is what the jmhVersion field says.
+const JMHVersion = "1.37"
+
+// jmhPercentiles are the keys of JMH's scorePercentiles.
+var jmhPercentiles = []struct {
+	key string
+	q   float64
+}{
+	{"0.0", 0}, {"50.0", 0.5}, {"90.0", 0.9}, {"95.0", 0.95}, {"99.0", 0.99}, {"99.9", 0.999},
+	{"99.99", 0.9999}, {"99.999", 0.99999}, {"99.9999", 0.999999}, {"100.0", 1},
+}
+
+// JMHRenderer writes JMH's own JSON result format (`-rf json`, as JMH
+// 1.37 writes it), so that tools made for JMH read benchspec results:
+// JMH Visualizer, github-action-benchmark (`tool: jmh`), Bencher's
+// java_jmh adapter. The mapping:
+//
+//   - One object per run that did not fail, in run order. Failed runs are
+//     left out, as JMH leaves out benchmarks that failed; the JSON report
+//     keeps them.
+//   - benchmark is the registered name unchanged. JMH Visualizer groups by
+//     the part before the last dot, so "log.Classic" is class "log",
+//     method "Classic"; a name without a dot has an empty class.
+//   - params are the run's params (values as strings, as JMH writes them);
+//     the key is left out when there are none, as JMH does.
+//   - jmhVersion is JMHVersion, the format followed, not a JMH that ran.
+//     The JVM fields describe the Go side: jvm is "benchspec" and the tool
+//     version, jvmArgs the run's fork environment as KEY=VALUE (the jvmArgs
+//     of Go), jdkVersion and vmVersion the Go version, vmName "Go".
+//   - warmupTime and measurementTime are written like JMH's TimeValue
+//     ("200 ms"); forks is the number of measured forks (0: in-process).
+//   - primaryMetric has JMH's ten scorePercentiles ("0.0" … "100.0").
+//     rawData holds the measurement iteration scores per measured fork; in
+//     sample mode there is rawDataHistogram instead, holding the merged
+//     histogram of all measured forks as one fork with one iteration of
+//     [value, count] pairs, because the report keeps the merged
+//     distribution only.
+//   - secondaryMetrics are the run's secondary metrics under their names
+//     (sample mode's "p0.50" …, like JMH since 1.33 without the "·").
+//
+// Where JMH writes a number that does not exist as the string "NaN" (the
+// error of a score from a single iteration, its confidence interval),
+// this renderer writes null: JSON has no NaN, and a string where a number
+// belongs breaks typed readers either way.
+type JMHRenderer struct{}
+
+type jmhResult struct {
+	JMHVersion            string               `json:"jmhVersion"`
+	Benchmark             string               `json:"benchmark"`
+	Mode                  string               `json:"mode"`
+	Threads               int                  `json:"threads"`
+	Forks                 int                  `json:"forks"`
+	JVM                   string               `json:"jvm"`
+	JVMArgs               []string             `json:"jvmArgs"`
+	JDKVersion            string               `json:"jdkVersion"`
+	VMName                string               `json:"vmName"`
+	VMVersion             string               `json:"vmVersion"`
+	WarmupIterations      int                  `json:"warmupIterations"`
+	WarmupTime            string               `json:"warmupTime"`
+	WarmupBatchSize       int                  `json:"warmupBatchSize"`
+	MeasurementIterations int                  `json:"measurementIterations"`
+	MeasurementTime       string               `json:"measurementTime"`
+	MeasurementBatchSize  int                  `json:"measurementBatchSize"`
+	Params                map[string]string    `json:"params,omitempty"`
+	PrimaryMetric         jmhMetric            `json:"primaryMetric"`
+	SecondaryMetrics      map[string]jmhMetric `json:"secondaryMetrics"`
+}
+
+type jmhMetric struct {
+	Score            Float       `json:"score"`
+	ScoreError       Float       `json:"scoreError"`
+	ScoreConfidence  [2]Float    `json:"scoreConfidence"`
+	ScorePercentiles Percentiles `json:"scorePercentiles"`
+	ScoreUnit        string      `json:"scoreUnit"`
+	RawData          [][]Float   `json:"rawData,omitempty"`
+	RawDataHistogram [][][]Bin   `json:"rawDataHistogram,omitempty"`
+}
+
+// Render writes r in JMH's JSON format to w.
+func (JMHRenderer) Render(w io.Writer, r *Report) error {
+	out := []jmhResult{}
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		if run.Failed() || run.Primary == nil {
+			continue
+		}
+		out = append(out, jmhResultOf(&r.Env, run))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "    ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("report: writing JMH JSON: %w", err)
+	}
+	return nil
+}
+
+func jmhResultOf(env *Env, run *Run) jmhResult {
+	s := &run.Settings
+	res := jmhResult{
+		JMHVersion:            JMHVersion,
+		Benchmark:             run.Benchmark,
+		Mode:                  run.Mode,
+		Threads:               run.Threads,
+		Forks:                 s.Forks,
+		JVM:                   "benchspec " + env.ToolVersion,
+		JVMArgs:               []string{},
+		JDKVersion:            env.GoVersion,
+		VMName:                "Go",
+		VMVersion:             env.GoVersion,
+		WarmupIterations:      s.Warmup.Iterations,
+		WarmupTime:            jmhTime(s.Warmup.Time),
+		WarmupBatchSize:       s.Warmup.BatchSize,
+		MeasurementIterations: s.Measurement.Iterations,
+		MeasurementTime:       jmhTime(s.Measurement.Time),
+		MeasurementBatchSize:  s.Measurement.BatchSize,
+		PrimaryMetric:         jmhMetricOf(run.Primary),
+		SecondaryMetrics:      make(map[string]jmhMetric, len(run.SecondaryMetrics)),
+	}
+	for _, k := range sortedKeys(s.Env) {
+		res.JVMArgs = append(res.JVMArgs, k+"="+s.Env[k])
+	}
+	if len(run.Params) > 0 {
+		res.Params = run.Params
+	}
+	if run.Mode == spec.ModeSampleTime && run.Primary.Histogram != nil {
+		res.PrimaryMetric.RawData = nil
+		res.PrimaryMetric.RawDataHistogram = [][][]Bin{{run.Primary.Histogram.Bins}}
+	}
+	for name, m := range run.SecondaryMetrics {
+		res.SecondaryMetrics[name] = jmhMetricOf(&m)
+	}
+	return res
+}
+
+// jmhMetricOf converts a metric, adding JMH's percentiles that the report
+// does not keep (99.999 and 99.9999).
+func jmhMetricOf(m *Metric) jmhMetric {
+	out := jmhMetric{
+		Score:            m.Score,
+		ScoreError:       m.ScoreError,
+		ScoreConfidence:  m.ScoreConfidence,
+		ScorePercentiles: make(Percentiles, len(jmhPercentiles)),
+		ScoreUnit:        m.ScoreUnit,
+		RawData:          m.RawData,
+	}
+	if out.RawData == nil {
+		out.RawData = [][]Float{}
+	}
+	quantile := rawQuantile(m.RawData)
+	if m.Histogram != nil {
+		quantile = func(q float64) Float { return m.Histogram.quantile(q) }
+	}
+	for _, p := range jmhPercentiles {
+		v, ok := m.Percentiles[p.key]
+		if !ok {
+			v = quantile(p.q)
+		}
+		out.ScorePercentiles[p.key] = v
+	}
+	return out
+}
+
+// rawQuantile returns the quantile function of the values in raw, by
+// JMH's estimator; NaN when a value is not finite, as in metricOf.
+func rawQuantile(raw [][]Float) func(q float64) Float {
+	var all []float64
+	finite := true
+	for _, fork := range raw {
+		for _, v := range fork {
+			all = append(all, float64(v))
+			finite = finite && v.Valid()
+		}
+	}
+	sort.Float64s(all)
+	return func(q float64) Float {
+		if !finite {
+			return NaN()
+		}
+		return Float(jmhPercentile(all, 100*q))
+	}
+}
+
+// quantile is the nearest-rank quantile of the histogram, like
+// hist.Histogram.Quantile: the exact min and max at 0 and 1, bin values
+// clamped to [Min, Max] in between; NaN when empty.
+func (h *Histogram) quantile(q float64) Float {
+	switch {
+	case h.Count == 0:
+		return NaN()
+	case q <= 0:
+		return h.Min
+	case q >= 1:
+		return h.Max
+	}
+	rank := max(uint64(math.Ceil(q*float64(h.Count))), 1)
+	var seen uint64
+	for _, b := range h.Bins {
+		if seen += b.Count; seen >= rank {
+			return Float(math.Min(math.Max(float64(b.Value), float64(h.Min)), float64(h.Max)))
+		}
+	}
+	return h.Max
+}
+
+// jmhTime writes a Go duration the way JMH writes a TimeValue: "200 ms",
+// "1 s"; the string unchanged when it is no Go duration.
+func jmhTime(goDuration string) string {
+	d, err := time.ParseDuration(goDuration)
+	if err != nil {
+		return goDuration
+	}
+	if d == 0 {
+		return "0 s"
+	}
+	return jmhDuration(d)
+}
