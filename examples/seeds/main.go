@@ -6,6 +6,7 @@ package main
 
 import (
 	"math"
+	"slices"
 
 	"github.com/benchspec/benchspec"
 )
@@ -57,6 +58,19 @@ func init() {
 			sum += s.Area()
 		}
 		benchspec.Sink(sum)
+	})
+
+	// Inserting into the middle of a growing slice has no steady state:
+	// each insert moves more elements than the one before. Time it in
+	// single-shot mode, one batch per iteration, each iteration starting
+	// from an empty slice.
+	benchspec.Register("list.InsertMiddle", func(b *benchspec.B) {
+		var s []int64
+		b.SetupIteration(func() { s = nil })
+		for b.Loop() {
+			s = slices.Insert(s, len(s)/2, int64(len(s)))
+		}
+		benchspec.Sink(len(s))
 	})
 
 	// Three identical counters behind one interface. On the JVM, run one
