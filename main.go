@@ -3,7 +3,6 @@ package benchspec
 import (
 	"context"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/benchspec/benchspec/executor"
@@ -13,14 +12,19 @@ import (
 
 // Main runs the suite binary: the sub-commands run, list, validate and
 // plan (see `--help`), or, when the binary was started as a fork by a
-// parent benchspec, the worker that measures one fork. Main does not
-// return; it exits with 0 when all went well, 1 when a benchmark failed
-// and 2 on bad usage or an invalid spec.
+// parent benchspec, the worker that measures one fork (or the guard that
+// ends a batch's forks if the parent dies). Main does not return; it
+// exits with 0 when all went well, 1 when a benchmark failed, 2 on bad
+// usage or an invalid spec, and 130 or 143 when SIGINT or SIGTERM
+// interrupted a run (after writing the partial report).
 func Main() {
 	if os.Getenv(executor.EnvAssignment) != "" {
 		os.Exit(worker.Serve(lookup))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if os.Getenv(executor.EnvGuard) != "" {
+		os.Exit(executor.Guard())
+	}
+	ctx, stop := cli.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Suite(ctx, os.Args[1:], cli.Registry{
 		Benchmarks: registered(),
 		InProcess:  inProcess,
@@ -33,7 +37,7 @@ func Main() {
 func inProcess(a *executor.Assignment, emit func(*executor.Iteration) error) (executor.TimerCalibration, map[string]float64, error) {
 	fn, _ := lookup(a.Run.Benchmark)
 	clock := worker.SystemClock()
-	cal := worker.Calibrate(clock)
+	cal := worker.CalibrateFork(clock)
 	out, err := worker.RunFork(a, fn, clock, worker.SystemRand(), emit)
 	if err != nil {
 		return cal, nil, err

@@ -13,27 +13,28 @@ const (
 )
 
 // ForkResult is everything one fork of one run produced. It is plain data:
-// the report is computed from a slice of these.
+// the report is computed from a slice of these, and the run journal stores
+// them as JSON.
 type ForkResult struct {
-	Run    int  // index into plan.Plan.Runs
-	Fork   int  // 1-based among the run's forks, warmup forks first
-	Warmup bool // a warmup fork: kept for the record, out of the statistics
+	Run    int  `json:"run"`    // index into plan.Plan.Runs
+	Fork   int  `json:"fork"`   // 1-based among the run's forks, warmup forks first
+	Warmup bool `json:"warmup"` // a warmup fork: kept for the record, out of the statistics
 
-	PID        int           // 0 for an in-process fork
-	ExitStatus int           // -1 when killed by a signal or not started
-	Wall       time.Duration // process start to exit
-	Timer      TimerCalibration
+	PID        int              `json:"pid"`         // 0 for an in-process fork
+	ExitStatus int              `json:"exit_status"` // -1 when killed by a signal or not started
+	Wall       time.Duration    `json:"wall_ns"`     // process start to exit
+	Timer      TimerCalibration `json:"timer"`
 
-	Iterations []Iteration
+	Iterations []Iteration `json:"iterations"`
 	// Metrics are secondary metrics reported for the whole fork
 	// (B.ReportMetric), by unit.
-	Metrics map[string]float64
+	Metrics map[string]float64 `json:"metrics,omitempty"`
 	// Profiles are the pprof files the fork wrote, by kind (cpu, heap,
 	// mutex, block).
-	Profiles map[string]string
+	Profiles map[string]string `json:"profiles,omitempty"`
 
-	Err        string // why the fork failed; empty on success
-	StderrTail string // the last bytes of the fork's stderr and stdout, on failure
+	Err        string `json:"error,omitempty"`       // why the fork failed; empty on success
+	StderrTail string `json:"stderr_tail,omitempty"` // the last bytes of the fork's stderr and stdout, on failure
 }
 
 // Failed reports whether the fork failed.
@@ -43,6 +44,10 @@ func (f *ForkResult) Failed() bool { return f.Err != "" }
 type TimerCalibration struct {
 	ResolutionNs float64 `json:"resolution_ns"` // smallest observed non-zero step
 	OverheadNs   float64 `json:"overhead_ns"`   // mean cost of one clock read
+	// BaselineNs is the empty loop body measured with the same Loop in
+	// avgt mode, ns/op per iteration: the floor under which a score is
+	// indistinguishable from no work at all (dead code).
+	BaselineNs []float64 `json:"baseline_ns,omitempty"`
 }
 
 // Iteration is one warmup or measurement iteration as measured in the

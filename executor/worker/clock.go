@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/spec"
 )
 
 // Clock is the time source the measurement loops read. It is a seam: the
@@ -68,4 +70,34 @@ func median(xs []float64) float64 {
 	}
 	sort.Float64s(xs)
 	return xs[len(xs)/2]
+}
+
+// Baseline measures the empty loop body with the same Loop the benchmark
+// uses, in avgt mode: iterations of d each, ns/op per iteration. A score
+// that cannot be told from it measures the harness, not the benchmark.
+func Baseline(c Clock, iterations int, d time.Duration) []float64 {
+	a := &executor.Assignment{Run: plan.Run{Key: "baseline", Mode: spec.ModeAverageTime, Settings: spec.Settings{
+		Warmup:           spec.Iterations{Iterations: 1, Time: d, BatchSize: 1},
+		Measurement:      spec.Iterations{Iterations: iterations, Time: d, BatchSize: 1},
+		OpsPerInvocation: 1, Threads: 1,
+	}}}
+	var out []float64
+	RunFork(a, func(b *B) {
+		for b.Loop() {
+		}
+	}, c, SystemRand(), func(it *executor.Iteration) error {
+		if it.Phase == executor.PhaseMeasurement {
+			out = append(out, it.TimeNs/it.Ops)
+		}
+		return nil
+	})
+	return out
+}
+
+// CalibrateFork is what every fork measures before its benchmark: the
+// clock (Calibrate) and the empty-loop baseline (5 iterations of 5 ms).
+func CalibrateFork(c Clock) executor.TimerCalibration {
+	cal := Calibrate(c)
+	cal.BaselineNs = Baseline(c, 5, 5*time.Millisecond)
+	return cal
 }

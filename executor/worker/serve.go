@@ -140,7 +140,7 @@ func Serve(lookup Lookup) int {
 		return 1
 	}
 	clock := SystemClock()
-	cal := Calibrate(clock)
+	cal := CalibrateFork(clock)
 	if err := send(&executor.Message{Type: executor.MsgHello, PID: os.Getpid(), Timer: &cal}); err != nil {
 		fmt.Fprintf(os.Stderr, "benchspec worker: result pipe: %v\n", err)
 		return 2

@@ -180,3 +180,17 @@ func TestGCProfilerCountsAllocations(t *testing.T) {
 		}
 	}
 }
+
+func TestBaselineMeasuresTheEmptyLoop(t *testing.T) {
+	got := Baseline(SystemClock(), 3, time.Millisecond)
+	if len(got) != 3 {
+		t.Fatalf("baseline has %d iterations, want 3", len(got))
+	}
+	for _, v := range got {
+		// The empty loop is a compare and an increment: well under 100 ns
+		// on anything, and never free.
+		if !(v > 0 && v < 100) {
+			t.Errorf("baseline %v ns/op, want a small positive cost", v)
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package benchspec_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchspec/benchspec"
+)
+
+func init() {
+	benchspec.Register("e2e.alloc", func(b *benchspec.B) {
+		for b.Loop() {
+			allocSink = make([]byte, 1024)
+		}
+	})
+	benchspec.Register("e2e.badSetup", func(b *benchspec.B) {
+		b.Fatalf("cannot open fixture %q", "missing.dat")
+		for b.Loop() {
+		}
+	})
+	benchspec.Register("e2e.grid", func(b *benchspec.B) {
+		n := b.IntParam("n")
+		s := b.Param("s")
+		for b.Loop() {
+			benchspec.Sink(n + len(s))
+		}
+	}, benchspec.IntParams{"n": {1}}, benchspec.Params{"s": {"x"}})
+}
+
+var allocSink []byte
+
+func TestParamSweepLabelsEveryRun(t *testing.T) {
+	spec := writeSpec(t, quick+`  - include: '^e2e\.grid$'
+    forks: 1
+    measurement: {iterations: 1, time: 5ms}
+    warmup: {iterations: 0}
+    params: {n: [1, 2, 3], s: [a, bb]}
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	rep, _ := readReport(t, out)
+	var got []string
+	for _, run := range rep.Runs {
+		got = append(got, run.Params["n"]+"/"+run.Params["s"])
+	}
+	if want := "1/a 1/bb 2/a 2/bb 3/a 3/bb"; strings.Join(got, " ") != want {
+		t.Errorf("runs %v, want the 3 × 2 product %s", got, want)
+	}
+}
+
+func TestWarmupForksAndSetupFailure(t *testing.T) {
+	spec := writeSpec(t, quick+`  - include: '^e2e\.empty$'
+    warmup_forks: 1
+  - include: '^e2e\.badSetup$'
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := suite(t, "run", spec, "--format", "json", "--out", out)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the setup failure): %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "# Warmup Fork: 1 of 1") {
+		t.Errorf("run log does not show the warmup fork:\n%s", r.stderr)
+	}
+	rep, _ := readReport(t, out)
+	empty, bad := rep.Runs[0], rep.Runs[1]
+	if len(empty.Forks) != 3 || !empty.Forks[0].Warmup || empty.Forks[1].Warmup {
+		t.Errorf("forks of the empty run: %+v; want a warmup fork then 2 measured ones", empty.Forks)
+	}
+	if empty.Primary == nil || empty.Primary.Count != 6 || len(empty.Primary.RawData) != 2 {
+		t.Errorf("the warmup fork must stay out of the statistics: %+v", empty.Primary)
+	}
+	if !bad.Failed() || !strings.Contains(bad.Error, `cannot open fixture "missing.dat"`) {
+		t.Errorf("setup failure: status %s error %q", bad.Status, bad.Error)
+	}
+}
+
+func TestThreadsOverlapInForks(t *testing.T) {
+	spec := writeSpec(t, quick+`  - include: '^e2e\.work$'
+    modes: [thrpt]
+    forks: 1
+    threads: 2
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	rep, _ := readReport(t, out)
+	if run := rep.Runs[0]; run.Threads != 2 || run.Primary == nil || !(run.Primary.Score > 0) {
+		t.Errorf("threads %d, metric %+v", run.Threads, run.Primary)
+	}
+}
+
+func TestGCProfilerAndCPUProfile(t *testing.T) {
+	spec := writeSpec(t, quick+`  - include: '^e2e\.alloc$'
+    forks: 1
+    profilers: [gc, cpu, heap]
+    measurement: {iterations: 2, time: 100ms}
+`)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet", "--profiles", filepath.Join(dir, "prof"))
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	rep, _ := readReport(t, out)
+	run := rep.Runs[0]
+	for unit, want := range map[string]float64{"B/op": 1024, "allocs/op": 1} {
+		m, ok := run.SecondaryMetrics[unit]
+		if !ok || float64(m.Score) < want-0.5 || float64(m.Score) > want+0.5 {
+			t.Errorf("%s = %+v, want %v", unit, m, want)
+		}
+	}
+	cpu := run.Forks[0].Profiles["cpu"]
+	if cpu == "" || run.Forks[0].Profiles["heap"] == "" {
+		t.Fatalf("profiles listed: %v", run.Forks[0].Profiles)
+	}
+	if testing.Short() {
+		return
+	}
+	top, err := exec.Command("go", "tool", "pprof", "-top", cpu).CombinedOutput()
+	if err != nil || !strings.Contains(string(top), "flat") {
+		t.Errorf("go tool pprof -top %s: %v\n%s", cpu, err, top)
+	}
+}
+
+
