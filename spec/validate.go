@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/suggest"
 	"github.com/xeipuuv/gojsonschema"
 )
 
@@ -342,32 +343,4 @@ func bound(x any) string {
 
 // closest returns the candidate nearest to s in edit distance, if it is
 // close enough to be a likely typo.
-func closest(s string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, c := range candidates {
-		if dist := editDistance(strings.ToLower(s), c); dist < bestDist {
-			best, bestDist = c, dist
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+func closest(s string, candidates []string) string { return suggest.Typo(s, candidates) }
