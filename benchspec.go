@@ -73,7 +73,7 @@ func (p IntParams) apply(r *registration) {
 
 type registration struct {
 	name   string
-	fn     worker.Func
+	body   worker.Body // a benchspec body, or a func(*testing.B) (RegisterTesting)
 	params map[string][]string
 	ints   map[string]bool
 }
@@ -89,20 +89,29 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9_./-]+$`)
 // digits and `_ . / -`. Register is meant for init functions: an invalid
 // or duplicate name, or a nil body, is a programming error and panics.
 func Register(name string, fn func(*B), opts ...Option) {
-	if !validName.MatchString(name) {
-		panic(fmt.Sprintf("benchspec.Register: invalid benchmark name %q: use letters, digits and _ . / -", name))
-	}
 	if fn == nil {
 		panic(fmt.Sprintf("benchspec.Register(%q): nil benchmark function", name))
 	}
-	r := &registration{name: name, fn: fn, params: map[string][]string{}, ints: map[string]bool{}}
+	register("Register", name, worker.Body{Func: fn}, opts)
+}
+
+// register checks and adds a registration; fname names the caller in
+// panics.
+func register(fname, name string, body worker.Body, opts []Option) {
+	if !validName.MatchString(name) {
+		panic(fmt.Sprintf("benchspec.%s: invalid benchmark name %q: use letters, digits and _ . / -", fname, name))
+	}
+	r := &registration{name: name, body: body, params: map[string][]string{}, ints: map[string]bool{}}
 	for _, o := range opts {
 		o.apply(r)
 	}
 	for k, v := range r.params {
 		if !validName.MatchString(k) || len(v) == 0 {
-			panic(fmt.Sprintf("benchspec.Register(%q): parameter %q needs a name of letters, digits and _ . / - and at least one value", name, k))
+			panic(fmt.Sprintf("benchspec.%s(%q): parameter %q needs a name of letters, digits and _ . / - and at least one value", fname, name, k))
 		}
+	}
+	if body.Testing != nil && len(r.params) > 0 {
+		panic(fmt.Sprintf("benchspec.%s(%q): a func(*testing.B) cannot read parameters; register one benchmark per value instead", fname, name))
 	}
 	registry.Lock()
 	defer registry.Unlock()
@@ -110,19 +119,19 @@ func Register(name string, fn func(*B), opts ...Option) {
 		registry.byName = map[string]*registration{}
 	}
 	if _, dup := registry.byName[name]; dup {
-		panic(fmt.Sprintf("benchspec.Register: benchmark %q registered twice", name))
+		panic(fmt.Sprintf("benchspec.%s: benchmark %q registered twice", fname, name))
 	}
 	registry.byName[name] = r
 }
 
-func lookup(name string) (worker.Func, bool) {
+func lookup(name string) (worker.Body, bool) {
 	registry.Lock()
 	defer registry.Unlock()
 	r, ok := registry.byName[name]
 	if !ok {
-		return nil, false
+		return worker.Body{}, false
 	}
-	return r.fn, true
+	return r.body, true
 }
 
 // registered lists the registered benchmarks, sorted by name, as the plan
@@ -132,7 +141,7 @@ func registered() []plan.Benchmark {
 	defer registry.Unlock()
 	out := make([]plan.Benchmark, 0, len(registry.byName))
 	for _, r := range registry.byName {
-		out = append(out, plan.Benchmark{Name: r.name, Params: r.params, IntParams: r.ints})
+		out = append(out, plan.Benchmark{Name: r.name, Params: r.params, IntParams: r.ints, Testing: r.body.Testing != nil})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

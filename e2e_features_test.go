@@ -128,5 +128,3 @@ func TestGCProfilerAndCPUProfile(t *testing.T) {
 		t.Errorf("go tool pprof -top %s: %v\n%s", cpu, err, top)
 	}
 }
-
-

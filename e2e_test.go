@@ -201,7 +201,9 @@ func TestTableOnStdout(t *testing.T) {
 	if r.stderr != "" {
 		t.Errorf("--quiet still wrote to stderr:\n%s", r.stderr)
 	}
-	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	// the table ends at the first blank line; footnotes may follow
+	table, _, _ := strings.Cut(r.stdout, "\n\n")
+	lines := strings.Split(strings.TrimSpace(table), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("want a header and two rows (size 10 and 100), got:\n%s", r.stdout)
 	}

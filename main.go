@@ -8,6 +8,7 @@ import (
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/executor/worker"
 	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/internal/gotest"
 )
 
 // Main runs the suite binary: the sub-commands run, list, validate and
@@ -19,7 +20,7 @@ import (
 // interrupted a run (after writing the partial report).
 func Main() {
 	if os.Getenv(executor.EnvAssignment) != "" {
-		os.Exit(worker.Serve(lookup))
+		os.Exit(worker.ServeBodies(lookup))
 	}
 	if os.Getenv(executor.EnvGuard) != "" {
 		os.Exit(executor.Guard())
@@ -28,6 +29,7 @@ func Main() {
 	code := cli.Suite(ctx, os.Args[1:], cli.Registry{
 		Benchmarks: registered(),
 		InProcess:  inProcess,
+		Packages:   new(gotest.Builder).Benchmarks,
 	}, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -35,10 +37,10 @@ func Main() {
 
 // inProcess runs a forks: 0 assignment in this process.
 func inProcess(a *executor.Assignment, emit func(*executor.Iteration) error) (executor.TimerCalibration, map[string]float64, error) {
-	fn, _ := lookup(a.Run.Benchmark)
+	body, _ := lookup(a.Run.Benchmark)
 	clock := worker.SystemClock()
 	cal := worker.CalibrateFork(clock)
-	out, err := worker.RunFork(a, fn, clock, worker.SystemRand(), emit)
+	out, err := body.Run(a, clock, worker.SystemRand(), emit)
 	if err != nil {
 		return cal, nil, err
 	}

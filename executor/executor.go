@@ -2,10 +2,34 @@
 // a dedicated pipe, a per-iteration timeout, and nothing left behind. It
 // measures nothing itself (that is package worker, inside the fork) and
 // prints nothing (an Observer does).
+//
+// A misbehaving benchmark costs only its own run. Whatever a fork does —
+// panic, exit, crash, deadlock, hang, run out of memory, flood its
+// output, close or garble its result pipe (file descriptor 3), leave
+// processes behind — ends as ForkResult.Err with a precise cause and the
+// tail of its output, and the batch goes on:
+//
+//   - Every fork runs in a process group of its own, which is killed
+//     whenever the fork ends, so that nothing it started outlives it. A
+//     fork that exits leaving processes in its group fails for it.
+//   - A fork that reports nothing for its run's timeout is asked for a
+//     goroutine dump (SIGQUIT), then killed: the cause names the iteration
+//     ("timed out after 2s in measurement iteration 3") and, when every
+//     goroutine was blocked, the deadlock.
+//   - Forks die with the parent: Pdeathsig kills a fork when the parent
+//     dies, even by SIGKILL, and the guard process (Options.Guard,
+//     EnvGuard) then kills what the fork had started.
+//   - BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA in a run's env bound
+//     its forks' memory with a hard resource limit (see ParseSize).
+//
+// A batch survives its own interruption through its journal (Journal):
+// every finished fork is on disk as soon as it ends, and a resumed batch
+// (Options.Done) runs only the forks the journal lacks.
 package executor
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/benchspec/benchspec/plan"
@@ -26,18 +50,41 @@ type Options struct {
 	InProcess InProcessFunc
 	// FailFast stops the batch after the first failed fork (JMH -foe).
 	FailFast bool
-	// TailBytes is how much of a failing fork's output to keep; default 4 KiB.
+	// TailBytes is how much of a failing fork's output to keep; default
+	// 16 KiB, room for the goroutine dump of a fork that timed out.
 	TailBytes int
 	// ProfileDir is where forks write the pprof profiles their run's
 	// profilers ask for (cpu, heap, mutex, block).
 	ProfileDir string
+
+	// Done are forks that already ran (a resumed journal); Execute does
+	// not run them again.
+	Done []ForkResult
+	// Record, when set, is called with each fork as soon as it has ended,
+	// failed or not (the journal appends it).
+	Record func(r *plan.Run, f *ForkResult) error
+	// Guard starts a guard process for the batch (see EnvGuard) so that
+	// what forks start dies with them even when the parent is killed with
+	// SIGKILL. The Executable must then dispatch on EnvGuard, as
+	// benchspec.Main does.
+	Guard bool
+	// Warn is told about problems that do not stop the batch; may be nil.
+	Warn func(msg string)
 }
 
 // Execute runs every run of p in order, fork after fork, and returns every
-// fork's result in the order they ran. A failing fork fails only its run;
-// the batch goes on (unless FailFast). When ctx is cancelled the running
-// fork is killed and Execute returns what has finished.
-func Execute(ctx context.Context, p *plan.Plan, opts Options) []ForkResult {
+// fork's result in plan order. A failing fork fails only its run (its
+// remaining forks are skipped); the batch goes on unless FailFast.
+//
+// Forks in opts.Done (a resumed journal) are not run again: they are
+// returned in their place as if they had just run. Every fork that does
+// run is handed to opts.Record as soon as it ends; an error from Record
+// stops the batch and is returned, with the results so far.
+//
+// When ctx is cancelled the running fork is killed and Execute returns
+// what had finished before: a fork cut short by the cancellation is
+// neither returned nor recorded, so that a resumed batch runs it again.
+func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]ForkResult, error) {
 	if opts.Executable == "" {
 		exe, err := os.Executable()
 		if err == nil {
@@ -45,51 +92,101 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) []ForkResult {
 		}
 	}
 	if opts.TailBytes <= 0 {
-		opts.TailBytes = 4 << 10
+		opts.TailBytes = 16 << 10
 	}
-	obs := opts.Observer
-	if obs == nil {
-		obs = nopObserver{}
+	x := &execution{ctx: ctx, opts: opts, obs: opts.Observer, done: map[forkID]ForkResult{}}
+	if x.obs == nil {
+		x.obs = nopObserver{}
 	}
-	all := 0
-	for i := range p.Runs {
-		all += forkCount(&p.Runs[i])
-	}
-	var results []ForkResult
-	done := 0
+	forks := false
 	for i := range p.Runs {
 		r := &p.Runs[i]
-		obs.RunStart(r)
-		var mine []ForkResult
-		n := forkCount(r)
-		for f := 1; f <= n; f++ {
-			if ctx.Err() != nil {
-				return results
+		x.all += forkCount(r)
+		forks = forks || r.Settings.Forks > 0
+	}
+	for _, f := range opts.Done {
+		if f.Run >= 0 && f.Run < len(p.Runs) && f.Fork >= 1 && f.Fork <= forkCount(&p.Runs[f.Run]) {
+			x.done[forkID{f.Run, f.Fork}] = f
+		}
+	}
+	if opts.Guard && forks && len(x.done) < x.all {
+		g, err := startGuard(opts.Executable)
+		if err != nil && opts.Warn != nil {
+			opts.Warn(fmt.Sprintf("running without a guard (what forks start may outlive a killed parent): %v", err))
+		}
+		defer g.stop()
+		x.guard = g
+	}
+	for i := range p.Runs {
+		stop, err := x.run(&p.Runs[i])
+		if stop || err != nil {
+			return x.results, err
+		}
+	}
+	return x.results, nil
+}
+
+type forkID struct{ run, fork int }
+
+// execution is the state of one Execute call.
+type execution struct {
+	ctx     context.Context
+	opts    Options
+	obs     Observer
+	guard   *guard
+	done    map[forkID]ForkResult // from opts.Done
+	all     int                   // forks in the plan
+	count   int                   // forks finished, including done ones
+	results []ForkResult
+}
+
+// run runs the forks of one run that are not done yet. stop reports that
+// the batch ends here: it was interrupted, or the run failed with
+// FailFast set.
+func (x *execution) run(r *plan.Run) (stop bool, err error) {
+	n := forkCount(r)
+	var mine []ForkResult
+	started := false
+	for f := 1; f <= n; f++ {
+		fr, done := x.done[forkID{r.Index, f}]
+		if !done {
+			if x.ctx.Err() != nil {
+				return true, nil
+			}
+			if !started {
+				x.obs.RunStart(r)
+				started = true
 			}
 			warm := f <= r.Settings.WarmupForks
-			obs.ForkStart(r, f, n, warm, done, all)
-			a := &Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: opts.ProfileDir}
-			var fr ForkResult
+			x.obs.ForkStart(r, f, n, warm, x.count, x.all)
+			a := &Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir}
 			if r.Settings.Forks == 0 {
-				fr = runInProcess(a, opts.InProcess, obs)
+				fr = runInProcess(a, x.opts.InProcess, x.obs)
 			} else {
-				fr = runFork(ctx, a, opts, obs)
+				fr = runFork(x.ctx, a, x.opts, x.obs, x.guard)
 			}
-			done++
-			obs.ForkEnd(r, &fr)
-			mine = append(mine, fr)
-			results = append(results, fr)
-			if fr.Failed() && (opts.FailFast || ctx.Err() != nil) {
-				obs.RunEnd(r, mine)
-				return results
-			}
-			if fr.Failed() {
-				break // the run has failed; its other forks would not change that
+			x.obs.ForkEnd(r, &fr)
+			if fr.Failed() && x.ctx.Err() != nil {
+				return true, nil
 			}
 		}
-		obs.RunEnd(r, mine)
+		x.count++
+		mine = append(mine, fr)
+		x.results = append(x.results, fr)
+		if !done && x.opts.Record != nil {
+			if err := x.opts.Record(r, &fr); err != nil {
+				return true, fmt.Errorf("recording fork %d of %s: %w", f, r.Key, err)
+			}
+		}
+		if fr.Failed() {
+			break // the run has failed; its other forks would not change that
+		}
 	}
-	return results
+	if started {
+		x.obs.RunEnd(r, mine)
+	}
+	failed := len(mine) > 0 && mine[len(mine)-1].Failed()
+	return failed && x.opts.FailFast, nil
 }
 
 // forkCount is the number of processes a run takes; forks: 0 runs once,

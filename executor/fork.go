@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -17,58 +15,100 @@ import (
 // runFork runs one assignment in a fresh process of the suite binary and
 // collects what it reports. Every way a fork can go wrong ends up as
 // ForkResult.Err with the tail of its output; runFork itself never fails.
-func runFork(ctx context.Context, a *Assignment, opts Options, obs Observer) ForkResult {
+//
+// The fork runs in a process group of its own. Whatever way it ends, the
+// group is killed afterwards, so nothing it started survives it; a fork
+// that leaves processes running after it exited fails for it.
+func runFork(ctx context.Context, a *Assignment, opts Options, obs Observer, g *guard) ForkResult {
 	fr := ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: -1}
-	pr, pw, err := os.Pipe()
+	limits, err := forkLimits(a.Run.Settings.Env)
 	if err != nil {
-		fr.Err = fmt.Sprintf("creating the result pipe: %v", err)
+		fr.Err = err.Error()
 		return fr
 	}
-	defer pr.Close()
-	out := newTail(opts.TailBytes)
-	cmd := exec.Command(opts.Executable)
-	cmd.Env = forkEnv(a)
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.ExtraFiles = []*os.File{pw} // fd 3 = ResultFD
-	// Its own process group, so that a timeout or our interruption can end
-	// the fork together with anything it started; and killed with us.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	// A grandchild holding the fork's stdout must not keep us waiting.
-	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		pw.Close()
+	p, err := startProcess(opts.Executable, forkEnv(a), opts.TailBytes)
+	if err != nil {
 		fr.Err = fmt.Sprintf("starting the fork: %v", err)
 		return fr
 	}
-	pw.Close()
-	pgid := cmd.Process.Pid
-	fr.PID = cmd.Process.Pid
-	killGroup := func() { syscall.Kill(-pgid, syscall.SIGKILL) }
+	defer p.close()
+	fr.PID = p.pid
+	g.watch(p.pid)
+	defer g.forget(p.pid)
 
-	msgs := make(chan lineMsg)
-	go readMessages(pr, msgs)
+	var failure string
+	finished := false
+	if err := applyLimits(p.pid, limits); err != nil {
+		p.kill()
+		failure = err.Error()
+	} else {
+		failure, finished = collect(ctx, p, a, &fr, obs)
+	}
+	killedLate := p.finish()
+	fr.Wall = time.Since(start)
+	fr.ExitStatus = exitStatus(p.state)
+	if fr.Err = verdict(p, failure, finished, killedLate); fr.Err != "" {
+		fr.StderrTail = p.out.String()
+		fr.Iterations = nil
+		fr.Metrics = nil
+		fr.Profiles = nil
+	}
+	return fr
+}
 
+// verdict is why a fork that has ended failed, or "" when it did not:
+// the failure collect saw, else what its end says (a fork that did not
+// finish, exited badly or had to be killed), and in any case the
+// processes it left behind.
+func verdict(p *process, failure string, finished, killedLate bool) string {
+	switch {
+	case failure != "":
+	case killedLate && finished:
+		failure = fmt.Sprintf("the fork reported its results but did not exit within %s; killed", exitGrace)
+	case killedLate:
+		failure = fmt.Sprintf("the fork closed its result pipe (file descriptor %d) without reporting its results and did not exit within %s; killed", ResultFD, exitGrace)
+	case !finished && p.pipeClosed:
+		failure = fmt.Sprintf("the benchmark closed or replaced file descriptor %d (the result pipe) while running; then the %s", ResultFD, exitReason(p))
+	case !finished:
+		failure = exitReason(p)
+	case exitStatus(p.state) != 0:
+		failure = "after reporting, " + exitReason(p)
+	}
+	if len(p.strays) == 0 {
+		return failure
+	}
+	left := fmt.Sprintf("the fork left %d process(es) of its group running after it exited: %s; killed", len(p.strays), strings.Join(p.strays, ", "))
+	if failure == "" {
+		return left
+	}
+	return failure + " (" + left + ")"
+}
+
+// collect reads the fork's messages until it reports completion or a
+// failure, its result pipe ends, it hangs past the per-iteration timeout,
+// or the batch is interrupted. It kills the fork's group when the fork
+// cannot be trusted to end by itself (garbage, timeout, interruption).
+func collect(ctx context.Context, p *process, a *Assignment, fr *ForkResult, obs Observer) (failure string, finished bool) {
 	timeout := a.Run.Settings.Timeout
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	var failure string
-	finished := false
 	phase, index := PhaseWarmup, 0
 	if a.Run.Settings.Warmup.Iterations == 0 {
 		phase = PhaseMeasurement
 	}
-loop:
+	exited := p.exited
+	var drained <-chan time.Time
 	for {
 		select {
-		case m, ok := <-msgs:
+		case m, ok := <-p.msgs:
 			if !ok {
-				break loop
+				p.pipeClosed = p.closedResultPipe()
+				return "", false
 			}
 			if m.err != nil {
-				failure = m.err.Error()
-				killGroup()
-				break loop
+				p.kill()
+				return m.err.Error(), false
 			}
 			timer.Reset(timeout)
 			switch m.msg.Type {
@@ -79,63 +119,42 @@ loop:
 			case MsgIteration:
 				it := m.msg.Iteration
 				if it == nil {
-					failure = "malformed iteration message on the result pipe"
-					killGroup()
-					break loop
+					p.kill()
+					return "malformed iteration message on the result pipe", false
 				}
 				fr.Iterations = append(fr.Iterations, *it)
 				obs.Iteration(&a.Run, a.Fork, it)
 				phase, index = it.Phase, it.Index
 			case MsgDone:
 				fr.Metrics, fr.Profiles = m.msg.Metrics, m.msg.Profiles
-				finished = true
-				break loop
+				return "", true
 			case MsgError:
-				failure = m.msg.Error
-				break loop
+				return m.msg.Error, false
 			default:
-				failure = fmt.Sprintf("unknown message type %q on the result pipe", m.msg.Type)
-				killGroup()
-				break loop
+				p.kill()
+				return fmt.Sprintf("unknown message type %q on the result pipe", m.msg.Type), false
 			}
+		case <-exited:
+			// What the fork wrote before it exited is still to be read,
+			// but a process it started may hold the pipe open: end the
+			// group, then read on until EOF.
+			exited = nil
+			p.reap()
+			drained = time.After(drainGrace)
+		case <-drained:
+			return "", false
 		case <-timer.C:
-			failure = fmt.Sprintf("timed out after %s in %s", timeout, nextIteration(a, phase, index))
-			killGroup()
-			break loop
+			p.dump()
+			failure := fmt.Sprintf("timed out after %s in %s", timeout, nextIteration(a, phase, index))
+			if d := p.watch.Deadlock(); d != "" {
+				failure += "; every goroutine was blocked (a deadlock): " + d
+			}
+			return failure, false
 		case <-ctx.Done():
-			failure = "interrupted"
-			killGroup()
-			break loop
+			p.kill()
+			return "interrupted", false
 		}
 	}
-	// Drain the reader so it can end once the pipe is closed below.
-	go func() {
-		for range msgs {
-		}
-	}()
-	// A fork that reported but does not exit is ended, not waited for.
-	watchdog := time.AfterFunc(10*time.Second, killGroup)
-	werr := cmd.Wait()
-	watchdog.Stop()
-	// Whatever the fork started in its group goes with it.
-	killGroup()
-	fr.Wall = time.Since(start)
-	fr.ExitStatus = exitStatus(cmd.ProcessState)
-	if failure == "" {
-		switch {
-		case !finished:
-			failure = exitReason(cmd.ProcessState, werr, out.String())
-		case fr.ExitStatus != 0:
-			failure = "after reporting, " + exitReason(cmd.ProcessState, werr, out.String())
-		}
-	}
-	if failure != "" {
-		fr.Err = failure
-		fr.StderrTail = out.String()
-		fr.Iterations = nil
-		fr.Metrics = nil
-	}
-	return fr
 }
 
 // forkEnv is the parent's environment, the assignment, and the run's env
@@ -145,7 +164,7 @@ func forkEnv(a *Assignment) []string {
 	env := make([]string, 0, len(os.Environ())+len(a.Run.Settings.Env)+1)
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, override := a.Run.Settings.Env[k]; override || k == EnvAssignment {
+		if _, override := a.Run.Settings.Env[k]; override || k == EnvAssignment || k == EnvGuard {
 			continue
 		}
 		env = append(env, kv)
@@ -179,18 +198,21 @@ func readMessages(r *os.File, out chan<- lineMsg) {
 	for sc.Scan() {
 		var m Message
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil || m.Type == "" {
-			line := sc.Text()
-			if len(line) > 80 {
-				line = line[:80] + "…"
-			}
-			out <- lineMsg{err: fmt.Errorf("garbage on the result pipe: %q", line)}
+			out <- lineMsg{err: fmt.Errorf("garbage on the result pipe (file descriptor %d): %q", ResultFD, clip(sc.Text(), 80))}
 			return
 		}
 		out <- lineMsg{msg: m}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); err != nil && !errors.Is(err, os.ErrClosed) {
 		out <- lineMsg{err: fmt.Errorf("reading the result pipe: %w", err)}
 	}
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 func exitStatus(ps *os.ProcessState) int {
@@ -200,15 +222,14 @@ func exitStatus(ps *os.ProcessState) int {
 	return ps.ExitCode()
 }
 
-var panicLine = regexp.MustCompile(`(?m)^(panic: .*|fatal error: .*)$`)
-
-// exitReason says why a fork ended without reporting completion, naming
-// the panic or fatal error from its output when there is one.
-func exitReason(ps *os.ProcessState, werr error, output string) string {
+// exitReason says how a fork ended, naming the last panic or fatal error
+// in its output when there is one.
+func exitReason(p *process) string {
+	ps := p.state
 	var why string
 	switch {
 	case ps == nil:
-		why = fmt.Sprintf("fork did not run: %v", werr)
+		why = fmt.Sprintf("fork did not run: %v", p.werr)
 	case !ps.Exited():
 		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			why = fmt.Sprintf("fork killed by signal %s", ws.Signal())
@@ -216,15 +237,12 @@ func exitReason(ps *os.ProcessState, werr error, output string) string {
 			why = "fork ended abnormally: " + ps.String()
 		}
 	case ps.ExitCode() == 0:
-		why = "fork exited with status 0 before reporting its results (did the benchmark call os.Exit or close the result pipe?)"
+		why = "fork exited with status 0 before reporting its results (did the benchmark call os.Exit?)"
 	default:
 		why = fmt.Sprintf("fork exited with status %d", ps.ExitCode())
 	}
-	if m := panicLine.FindString(output); m != "" {
+	if m := p.watch.Crash(); m != "" {
 		why += ": " + m
-	}
-	if werr != nil && errors.Is(werr, exec.ErrWaitDelay) {
-		why += " (a process it started kept its output open)"
 	}
 	return why
 }

@@ -29,14 +29,7 @@ const ForkOverhead = 50 * time.Millisecond
 // nothing (with the closest registered names), a parameter that none of
 // the selected benchmarks declares.
 func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
-	byName := make(map[string]*Benchmark, len(registry))
-	names := make([]string, 0, len(registry))
-	for i := range registry {
-		byName[registry[i].Name] = &registry[i]
-		names = append(names, registry[i].Name)
-	}
-	sort.Strings(names)
-
+	scopes := scopesOf(registry)
 	p := &Plan{}
 	var errs spec.ErrorList
 	seen := map[string]int{}
@@ -47,21 +40,32 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 		p.Specs = append(p.Specs, SpecRef{Path: s.Path, SHA256: s.SHA256})
 		for ei := range s.Entries {
 			e := &s.Entries[ei]
-			matched, err := match(e, names)
+			sc := scopes[e.Package]
+			if e.Package != "" && sc == nil {
+				errs = append(errs, noPackage(e))
+				continue
+			}
+			matched, err := match(e, sc.sortedNames())
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
-			if perr := checkParams(e, matched, byName); perr != nil {
+			if perr := checkParams(e, matched, sc.byName); perr != nil {
 				errs = append(errs, perr...)
 				continue
 			}
+			if terr := checkTesting(e, matched, sc.byName); terr != nil {
+				errs = append(errs, terr...)
+				continue
+			}
 			for _, name := range matched {
+				b := sc.byName[name]
 				for _, mode := range e.Settings.Modes {
-					for _, params := range product(byName[name].Params, e.Params) {
+					for _, params := range product(b.Params, e.Params) {
 						r := Run{
 							Index:     len(p.Runs),
-							Benchmark: name,
+							Benchmark: b.Name,
+							GoTest:    b.GoTest,
 							Params:    params,
 							Mode:      mode,
 							Settings:  e.Settings,
@@ -113,9 +117,13 @@ func match(e *spec.Entry, names []string) ([]string, *spec.Error) {
 		}
 	}
 	if len(out) == 0 {
-		msg := fmt.Sprintf("include %q matches no registered benchmark", e.Include)
+		what := "registered benchmark"
+		if e.Package != "" {
+			what = fmt.Sprintf("benchmark of package %s", e.Package)
+		}
+		msg := fmt.Sprintf("include %q matches no %s", e.Include, what)
 		if e.Exclude != "" {
-			msg = fmt.Sprintf("include %q with exclude %q matches no registered benchmark", e.Include, e.Exclude)
+			msg = fmt.Sprintf("include %q with exclude %q matches no %s", e.Include, e.Exclude, what)
 		}
 		if c := closest(e.Include, names, 3); len(c) > 0 {
 			msg += "; closest: " + strings.Join(c, ", ")

@@ -14,6 +14,32 @@ type Benchmark struct {
 	// IntParams names the parameters declared as integers: a spec value
 	// for them that is not an integer is an error at plan time.
 	IntParams map[string]bool
+	// Testing marks a go test benchmark, a func(*testing.B): registered
+	// with benchspec.RegisterTesting, or found in a package (GoTest). It
+	// runs in avgt, thrpt and ss mode on one goroutine only.
+	Testing bool
+	// Package is the `package:` of the spec entries that select this
+	// benchmark, as they write it; empty for registered benchmarks, which
+	// only entries without `package:` select.
+	Package string
+	// GoTest locates a package benchmark in its test binary; nil for
+	// registered benchmarks.
+	GoTest *GoTest
+}
+
+// GoTest is a benchmark function of a Go package, run in the package's
+// test binary (go test -c) rather than in the suite binary.
+type GoTest struct {
+	ImportPath string `json:"import_path"`
+	// Dir is the package's source directory: the test binary runs there,
+	// as under go test, so that testdata/ is found.
+	Dir string `json:"dir"`
+	// Binary is the test binary's path.
+	Binary string `json:"binary"`
+	// Func is the benchmark function, "BenchmarkIndex": what include and
+	// exclude match, as go test -bench does. The benchmark's Name is Func
+	// without the "Benchmark" prefix, as go test and benchstat print it.
+	Func string `json:"func"`
 }
 
 // Plan is the ordered list of runs a batch will execute.
@@ -42,6 +68,9 @@ type Run struct {
 	Spec      string // path of the spec that selected the run
 	Entry     int    // index of the entry in that spec
 	Estimate  time.Duration
+	// GoTest is set for a package benchmark: its forks run its test
+	// binary instead of the suite binary.
+	GoTest *GoTest `json:",omitempty"`
 }
 
 // Param is one parameter's value in a run.

@@ -57,6 +57,11 @@ func Build(p *plan.Plan, forks []executor.ForkResult, env Env) *Report {
 		}
 	}
 	rep.Env.TimerResolutionNs, rep.Env.TimerOverheadNs = median(resolution), median(overhead)
+	if rep.Env.Check != nil {
+		check := *rep.Env.Check
+		recheckEnv(&check, p, env.GOMAXPROCS)
+		rep.Env.Check = &check
+	}
 	if rep.Env.End.IsZero() {
 		rep.Env.End = time.Now()
 	}
@@ -120,6 +125,7 @@ func buildRun(r *plan.Run, forks []executor.ForkResult, gomaxprocs int) (run Run
 		}
 	}
 	addSecondary(run.SecondaryMetrics, measured)
+	run.Diagnostics = diagnose(r, run.Threads, measured, &primary, samples)
 	return run, true
 }
 
@@ -223,6 +229,7 @@ func settingsOf(s spec.Settings) Settings {
 		Env:               make(map[string]string, len(s.Env)),
 		GCBeforeIteration: s.GCBeforeIteration,
 		Profilers:         append([]string{}, s.Profilers...),
+		Diagnostics:       diagSettingsOf(s.Diagnostics),
 	}
 	for k, v := range s.Env {
 		out.Env[k] = v
@@ -241,7 +248,7 @@ func forkOf(mode string, unit float64, f *executor.ForkResult) Fork {
 		PID:        f.PID,
 		ExitStatus: f.ExitStatus,
 		WallNs:     int64(f.Wall),
-		Timer:      Timer{ResolutionNs: positive(f.Timer.ResolutionNs), OverheadNs: positive(f.Timer.OverheadNs)},
+		Timer:      Timer{ResolutionNs: positive(f.Timer.ResolutionNs), OverheadNs: positive(f.Timer.OverheadNs), BaselineNs: optionalFloats(f.Timer.BaselineNs)},
 		Iterations: make([]Iteration, len(f.Iterations)),
 		Metrics:    floatMap(f.Metrics),
 		Profiles:   f.Profiles,

@@ -30,5 +30,14 @@
 //
 // The Report is plain data. Renderers (NewRenderer) read it and write a
 // format; the JSON one is the lossless one, described by
-// schemas/result.schema.json and read back by Read.
+// schemas/result.schema.json and read back by Read. The others, each
+// documented on its type: text (JMH's table), jmh (JMH's -rf json, for the
+// tools made for JMH), gobench (the Go benchmark format, for benchstat),
+// csv, markdown (a pull-request comment) and html (one self-contained
+// page with charts). In every one of them a number that does not exist is
+// absent — null in JSON, an empty CSV field, no result line — never NaN
+// or a string; failed runs are listed with their reason, except in jmh
+// and gobench, whose readers expect only results (JMH leaves failed
+// benchmarks out too). Merge combines reports of disjoint runs; package
+// report/compare compares two.
 package report

@@ -13,10 +13,11 @@ import (
 const modulePath = "github.com/benchspec/benchspec"
 
 // CollectEnv returns the parts of Env known in the parent process, with
-// Start set to now. Build fills in the timer calibration from the forks
-// and End.
+// Start set to now and the environment check (EnvCheck) made. Build fills
+// in the timer calibration from the forks and End.
 func CollectEnv() Env {
 	host, _ := os.Hostname()
+	gomaxprocs := runtime.GOMAXPROCS(0)
 	return Env{
 		ToolVersion:       toolVersion(),
 		GoVersion:         runtime.Version(),
@@ -24,11 +25,12 @@ func CollectEnv() Env {
 		GOARCH:            runtime.GOARCH,
 		CPU:               cpuModel(),
 		NumCPU:            runtime.NumCPU(),
-		GOMAXPROCS:        runtime.GOMAXPROCS(0),
+		GOMAXPROCS:        gomaxprocs,
 		Hostname:          host,
 		TimerResolutionNs: NaN(),
 		TimerOverheadNs:   NaN(),
 		Start:             time.Now(),
+		Check:             checkEnvironment(gomaxprocs),
 	}
 }
 

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 )
 
@@ -11,7 +10,9 @@ import (
 // pull-request comment: a one-line environment summary, then the columns
 // of the text table (Benchmark, one per parameter, Mode, Cnt, Score,
 // Error, Units) with the error as "± 0.123". A failed run reads
-// "FAILED [n]" with the reason in a numbered note under the table.
+// "FAILED [n]" with the reason in a numbered note under the table; a
+// run's diagnostics are numbered notes too, marked after its unit, and
+// the environment check's diagnostics follow.
 // Pipes and other Markdown in names and reasons are escaped.
 type MarkdownRenderer struct{}
 
@@ -20,43 +21,43 @@ func (MarkdownRenderer) Render(w io.Writer, r *Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** — %s\n\n", mdEscape(r.Suite), mdEscape(envLine(r.Env)))
 	names := paramNames(r.Runs)
-	header := []string{"Benchmark"}
-	align := []string{":---"}
-	for _, n := range names {
-		header = append(header, mdEscape("("+n+")"))
-		align = append(align, "---:")
+	header := tableHeader(names)
+	align := make([]string, len(header))
+	for i, h := range header {
+		align[i] = "---:"
+		if i == 0 || h == "Mode" || h == "Units" {
+			align[i] = ":---"
+		}
+		header[i] = mdEscape(h)
 	}
-	header = append(header, "Mode", "Cnt", "Score", "Error", "Units")
-	align = append(align, ":---", "---:", "---:", "---:", ":---")
 	mdRow(&b, header)
 	mdRow(&b, align)
 
 	rows, notes := resultRows(r)
 	for _, row := range rows {
-		cells := []string{mdEscape(row.Name)}
+		cells := row.cells(names)
+		for i := range cells {
+			cells[i] = mdEscape(cells[i])
+		}
 		if !row.Secondary {
-			cells[0] = "`" + strings.ReplaceAll(row.Name, "`", "'") + "`"
+			// a pipe ends the cell even inside a code span unless escaped
+			cells[0] = "`" + strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(row.Name) + "`"
 		}
-		for _, n := range names {
-			cells = append(cells, mdEscape(row.Run.Params[n]))
+		if row.Metric == nil {
+			cells[len(names)+3] = fmt.Sprintf("**FAILED** [%d]", row.Note)
 		}
-		cells = append(cells, row.Run.Mode)
-		switch m := row.Metric; {
-		case m == nil:
-			cells = append(cells, "", fmt.Sprintf("**FAILED** [%d]", row.Note), "")
-		default:
-			cnt := strconv.Itoa(m.Count)
-			if row.SampleQuantile {
-				cnt = ""
-			}
-			cells = append(cells, cnt, formatScore(m.Score), errorCell(m.ScoreError))
-		}
-		mdRow(&b, append(cells, mdEscape(row.Unit())))
+		mdRow(&b, cells)
 	}
 	if len(notes) > 0 {
 		b.WriteString("\n")
 		for _, n := range notes {
 			fmt.Fprintf(&b, "%s  \n", mdEscape(n.String()))
+		}
+	}
+	if diags := checkDiagnostics(r); len(diags) > 0 {
+		b.WriteString("\nEnvironment:\n\n")
+		for _, d := range diags {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(diagnosticLine(d)))
 		}
 	}
 	if !r.Complete {

@@ -15,8 +15,13 @@ type Renderer interface {
 
 // renderers maps each format name to its renderer. It is never modified.
 var renderers = map[string]func() Renderer{
-	"text": func() Renderer { return TextRenderer{} },
-	"json": func() Renderer { return JSONRenderer{} },
+	"text":     func() Renderer { return TextRenderer{} },
+	"json":     func() Renderer { return JSONRenderer{} },
+	"jmh":      func() Renderer { return JMHRenderer{} },
+	"gobench":  func() Renderer { return GoBenchRenderer{} },
+	"csv":      func() Renderer { return CSVRenderer{} },
+	"markdown": func() Renderer { return MarkdownRenderer{} },
+	"html":     func() Renderer { return HTMLRenderer{} },
 }
 
 // Formats returns the format names NewRenderer accepts, sorted.

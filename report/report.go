@@ -56,6 +56,9 @@ type Env struct {
 	TimerOverheadNs   Float     `json:"timer_overhead_ns"`
 	Start             time.Time `json:"start"`
 	End               time.Time `json:"end"`
+	// Check is the environment check made at the start of the batch; nil
+	// when none was made.
+	Check *EnvCheck `json:"check,omitempty"`
 }
 
 // Run is one benchmark × params × mode and what its forks measured.
@@ -97,6 +100,9 @@ type Settings struct {
 	Env               map[string]string `json:"env"`
 	GCBeforeIteration bool              `json:"gc_before_iteration"`
 	Profilers         []string          `json:"profilers"`
+	// Diagnostics are the thresholds the run's diagnostics used, defaults
+	// filled in.
+	Diagnostics *DiagSettings `json:"diagnostics,omitempty"`
 }
 
 // Phase is the configuration of warmup or measurement.
@@ -166,12 +172,13 @@ type Histogram struct {
 	Bins  []Bin  `json:"bins"` // increasing values
 }
 
-// Diagnostic is a reason to distrust a number, returned as data.
+// Diagnostic is a reason to distrust a number, returned as data (see
+// package report/diag for the codes and their thresholds).
 type Diagnostic struct {
-	Code     string           `json:"code"`
-	Severity string           `json:"severity"`
-	Message  string           `json:"message"`
-	Evidence map[string]Float `json:"evidence"`
+	Code     string           `json:"code"`     // stable, e.g. DEAD_CODE
+	Severity string           `json:"severity"` // "warning" or "info"
+	Message  string           `json:"message"`  // what is wrong and the remedy
+	Evidence map[string]Float `json:"evidence"` // the numbers behind it, by name
 }
 
 // Fork is one process of a run, as measured.
@@ -194,6 +201,9 @@ type Fork struct {
 type Timer struct {
 	ResolutionNs Float `json:"resolution_ns"`
 	OverheadNs   Float `json:"overhead_ns"`
+	// BaselineNs is the empty loop measured with the same Loop before the
+	// benchmark, ns per call per iteration; omitted when not measured.
+	BaselineNs []Float `json:"baseline_ns,omitempty"`
 }
 
 // Iteration is one warmup or measurement iteration of a fork.

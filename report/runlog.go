@@ -113,7 +113,8 @@ func (l *RunLog) ForkEnd(r *plan.Run, f *executor.ForkResult) {
 	l.printf("\n")
 }
 
-// RunEnd writes the run's result as the report computes it.
+// RunEnd writes the run's result as the report computes it, then its
+// diagnostics.
 func (l *RunLog) RunEnd(r *plan.Run, forks []executor.ForkResult) {
 	run, _ := buildRun(r, append([]executor.ForkResult(nil), forks...), 0)
 	if run.Failed() {
@@ -121,6 +122,12 @@ func (l *RunLog) RunEnd(r *plan.Run, forks []executor.ForkResult) {
 		return
 	}
 	l.printf("Result %q:\n%s\n", r.Benchmark, summary(run.Primary, r.Mode == spec.ModeSampleTime))
+	for _, d := range run.Diagnostics {
+		l.printf("%s\n", wrap("  "+d.Severity+" "+d.Code+": "+oneLine(d.Message), "    ", 100))
+	}
+	if len(run.Diagnostics) > 0 {
+		l.printf("\n")
+	}
 	for _, name := range sortedKeys(run.SecondaryMetrics) {
 		if r.Mode == spec.ModeSampleTime && isPercentileName(name) {
 			continue

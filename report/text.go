@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -18,7 +19,10 @@ import (
 // TextRenderer writes JMH's result table: one row per run and one per
 // secondary metric ("name:p0.50"), a "(param)" column per parameter name,
 // Score and Error with three decimals. Failed runs read FAILED with a
-// numbered footnote under the table giving the reason.
+// numbered footnote under the table giving the reason; each diagnostic
+// of a run gets a numbered footnote too, marked after the unit of the
+// run's row ("ns/op [2]"), and the environment check's warnings follow
+// the footnotes (its info diagnostics are in the run log and the JSON).
 type TextRenderer struct{}
 
 // Render writes the table of r to w.
@@ -48,7 +52,7 @@ func (TextRenderer) Render(w io.Writer, r *Report) error {
 			continue
 		}
 		p := run.Primary
-		row(run.Benchmark, strconv.Itoa(p.Count), formatScore(p.Score), errorCell(p.ScoreError), p.ScoreUnit)
+		row(run.Benchmark, strconv.Itoa(p.Count), formatScore(p.Score), errorCell(p.ScoreError), p.ScoreUnit+diagNotes(run, &notes))
 		for _, name := range sortedKeys(run.SecondaryMetrics) {
 			m := run.SecondaryMetrics[name]
 			cnt := strconv.Itoa(m.Count)
@@ -69,6 +73,17 @@ func (TextRenderer) Render(w io.Writer, r *Report) error {
 	}
 	if len(notes) > 0 {
 		out.WriteString("\n" + strings.Join(notes, "\n") + "\n")
+	}
+	if c := r.Env.Check; c != nil {
+		var warnings []string
+		for _, d := range c.Diagnostics {
+			if d.Severity == "warning" {
+				warnings = append(warnings, wrap("  "+d.Code+": "+oneLine(d.Message), "    ", 100))
+			}
+		}
+		if len(warnings) > 0 {
+			out.WriteString("\nEnvironment warnings:\n" + strings.Join(warnings, "\n") + "\n")
+		}
 	}
 	if !r.Complete {
 		out.WriteString("\nIncomplete: the batch stopped before every planned run had run.\n")
@@ -103,6 +118,48 @@ func table(w io.Writer, header []string, rows [][]string) error {
 		}
 	}
 	return t.Render()
+}
+
+// diagNotes adds a footnote per diagnostic of run to notes and returns
+// the marks for the run's row: " [2,3]", or "" without diagnostics.
+func diagNotes(run *Run, notes *[]string) string {
+	var marks []string
+	for _, d := range run.Diagnostics {
+		n := len(*notes) + 1
+		*notes = append(*notes, wrap(fmt.Sprintf("[%d] %s: %s %s: %s", n, runLabel(run), d.Severity, d.Code, oneLine(d.Message)), "    ", 100))
+		marks = append(marks, strconv.Itoa(n))
+	}
+	if len(marks) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(marks, ",") + "]"
+}
+
+// wrap breaks s into lines of at most width columns at spaces (a longer
+// word stays whole), indenting every line after the first.
+func wrap(s, indent string, width int) string {
+	var b strings.Builder
+	col := 0
+	for i, word := range strings.Fields(s) {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case i == 0:
+			// the first word starts the first line
+		case col+1+n > width:
+			b.WriteString("\n" + indent)
+			col = utf8.RuneCountInString(indent)
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		if i == 0 {
+			b.WriteString(strings.Repeat(" ", len(s)-len(strings.TrimLeft(s, " "))))
+			col = len(s) - len(strings.TrimLeft(s, " "))
+		}
+		b.WriteString(word)
+		col += n
+	}
+	return b.String()
 }
 
 func errorCell(e Float) string {

@@ -55,7 +55,7 @@ func TestNewRenderer(t *testing.T) {
 		}
 	}
 	_, err := NewRenderer("xml")
-	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "json, text") {
+	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "csv, gobench, html, jmh, json, markdown, text") {
 		t.Errorf("NewRenderer(xml) error = %v, want one naming the valid formats", err)
 	}
 }

@@ -75,6 +75,12 @@ func TestParseFull(t *testing.T) {
 					"ratio": pos(16, 44),
 					"name":  pos(16, 56),
 				},
+				SettingPos: map[string]Pos{
+					"env": pos(19, 10), "forks": pos(7, 10), "measurement": pos(18, 18),
+					"measurement.batch_size": pos(18, 31), "measurement.iterations": pos(9, 29),
+					"modes": pos(17, 12), "profilers": pos(12, 14), "threads": pos(10, 12),
+					"time_unit": pos(6, 14), "warmup": pos(8, 11), "warmup.time": pos(8, 18),
+				},
 				Settings: first,
 			},
 			{
@@ -84,7 +90,15 @@ func TestParseFull(t *testing.T) {
 				IncludePos: pos(20, 14),
 				Params:     map[string][]string{},
 				ParamPos:   map[string]Pos{},
-				Settings:   second,
+				SettingPos: map[string]Pos{
+					"env": pos(11, 8), "forks": pos(7, 10), "gc_before_iteration": pos(25, 26),
+					"measurement": pos(9, 16), "measurement.batch_size": pos(9, 45),
+					"measurement.iterations": pos(9, 29), "modes": pos(21, 12),
+					"profilers": pos(26, 16), "threads": pos(22, 14), "time_unit": pos(6, 14),
+					"timeout": pos(23, 14), "warmup": pos(24, 13), "warmup.iterations": pos(24, 26),
+					"warmup.time": pos(8, 18),
+				},
+				Settings: second,
 			},
 		},
 	}
@@ -126,6 +140,14 @@ func TestOverrides(t *testing.T) {
 			change: func(s *Settings) {
 				s.Modes = []string{"sample"}
 				s.Profilers = []string{"heap"}
+			},
+		},
+		{
+			name:     "diagnostics key by key, ignore replaced",
+			defaults: "  diagnostics: {ignore: [DEAD_CODE, IN_PROCESS], high_variance_cv: 0.2, not_steady_p: 1e-4}\n",
+			entry:    "    diagnostics: {ignore: [MULTIMODAL], not_steady_p: 0.01, multimodal_min_values: 50}\n",
+			change: func(s *Settings) {
+				s.Diagnostics = DiagSettings{Ignore: []string{"MULTIMODAL"}, HighVarianceCV: 0.2, NotSteadyP: 0.01, MultimodalMinValues: 50}
 			},
 		},
 		{
@@ -385,34 +407,4 @@ func errorLines(t *testing.T, err error) []string {
 		t.Errorf("Error() = %q, want the lines joined", got)
 	}
 	return lines
-}
-
-// FuzzParse checks that no input makes Parse panic (the recover guard
-// would turn a panic into an "internal error", which fails here too) or
-// succeed without entries. The seeds run with every go test.
-func FuzzParse(f *testing.F) {
-	for _, glob := range []string{"testdata/good/*.yaml", "testdata/bad/*.yaml"} {
-		files, _ := filepath.Glob(glob)
-		for _, path := range files {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(data)
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Parse("fuzz.yaml", data)
-		if err != nil {
-			for _, e := range Errors(err) {
-				if strings.Contains(e.Msg, "internal error") {
-					t.Fatalf("internal error: %v", e)
-				}
-			}
-			return
-		}
-		if len(s.Entries) == 0 {
-			t.Fatal("valid spec without entries")
-		}
-	})
 }

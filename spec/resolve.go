@@ -32,6 +32,7 @@ func (s Settings) Clone() Settings {
 	s.Modes = slices.Clone(s.Modes)
 	s.Env = maps.Clone(s.Env)
 	s.Profilers = slices.Clone(s.Profilers)
+	s.Diagnostics.Ignore = slices.Clone(s.Diagnostics.Ignore)
 	return s
 }
 
@@ -49,16 +50,18 @@ func (d *document) build(data []byte) *Spec {
 		Name:     root["name"].(string),
 		Defaults: DefaultSettings(),
 	}
+	defaultsPos := map[string]Pos{}
 	if m, ok := root["defaults"].(map[string]any); ok {
 		apply(&s.Defaults, m)
+		d.settingPos(defaultsPos, "/defaults", m)
 	}
 	for i, e := range root["benchmarks"].([]any) {
-		s.Entries = append(s.Entries, d.entry(i, e.(map[string]any), s.Defaults))
+		s.Entries = append(s.Entries, d.entry(i, e.(map[string]any), s.Defaults, defaultsPos))
 	}
 	return s
 }
 
-func (d *document) entry(i int, m map[string]any, defaults Settings) Entry {
+func (d *document) entry(i int, m map[string]any, defaults Settings, defaultsPos map[string]Pos) Entry {
 	ptr := "/benchmarks/" + strconv.Itoa(i)
 	e := Entry{
 		Index:      i,
@@ -67,11 +70,16 @@ func (d *document) entry(i int, m map[string]any, defaults Settings) Entry {
 		IncludePos: d.pos(ptr + "/include"),
 		Params:     map[string][]string{},
 		ParamPos:   map[string]Pos{},
+		SettingPos: maps.Clone(defaultsPos),
 		Settings:   defaults.Clone(),
 	}
 	if ex, ok := m["exclude"].(string); ok {
 		e.Exclude, e.ExcludePos = ex, d.pos(ptr+"/exclude")
 	}
+	if pkg, ok := m["package"].(string); ok {
+		e.Package, e.PackagePos = pkg, d.pos(ptr+"/package")
+	}
+	d.settingPos(e.SettingPos, ptr, m)
 	params, _ := m["params"].(map[string]any)
 	for name, v := range params {
 		list, ok := v.([]any)
@@ -89,6 +97,23 @@ func (d *document) entry(i int, m map[string]any, defaults Settings) Entry {
 	}
 	apply(&e.Settings, m)
 	return e
+}
+
+// settingPos records in pos where the settings keys of m (at ptr) are,
+// phases key by key ("warmup.time").
+func (d *document) settingPos(pos map[string]Pos, ptr string, m map[string]any) {
+	for k, v := range m {
+		switch k {
+		case "include", "exclude", "params", "package":
+			continue
+		}
+		pos[k] = d.pos(ptr + "/" + escapeToken(k))
+		if sub, ok := v.(map[string]any); ok && (k == "warmup" || k == "measurement") {
+			for sk := range sub {
+				pos[k+"."+sk] = d.pos(ptr + "/" + k + "/" + escapeToken(sk))
+			}
+		}
+	}
 }
 
 // apply overrides s with the settings keys of m, key by key: nested
@@ -129,6 +154,8 @@ func apply(s *Settings, m map[string]any) {
 			for _, p := range v.([]any) {
 				s.Profilers = append(s.Profilers, p.(string))
 			}
+		case "diagnostics":
+			applyDiagnostics(&s.Diagnostics, v.(map[string]any))
 		}
 	}
 }

@@ -42,7 +42,16 @@ type Entry struct {
 	// ParamPos holds the position of each key for error messages.
 	Params   map[string][]string
 	ParamPos map[string]Pos
-	Settings Settings
+	// Package is the Go package whose go test benchmarks the entry runs
+	// (`package:`, as written); empty: the entry selects registered
+	// benchmarks.
+	Package    string
+	PackagePos Pos
+	// SettingPos is where each settings key got its value, by key
+	// ("threads", "modes", "warmup.time"): the entry's own key, else the
+	// defaults'. Keys set nowhere are absent; their errors go to Pos.
+	SettingPos map[string]Pos
+	Settings   Settings
 }
 
 // Settings is how one benchmark is measured.
@@ -59,6 +68,9 @@ type Settings struct {
 	GCBeforeIteration bool
 	Env               map[string]string
 	Profilers         []string
+	// Diagnostics are the thresholds of the trust diagnostics; zero
+	// thresholds mean the defaults (DiagSettings.WithDefaults).
+	Diagnostics DiagSettings
 }
 
 // Iterations configures one phase (warmup or measurement).

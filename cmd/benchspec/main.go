@@ -37,8 +37,12 @@ type command struct {
 
 // commands lists the sub-commands in the order the usage shows them.
 var commands = []command{
+	{"run", "run the go test benchmarks of the packages specs name", runRun},
 	{"validate", "check spec files and report every error", runValidate},
 	{"schema", "print the JSON Schema of specs or of JSON results", runSchema},
+	{"report", "render a saved JSON report in another format", runReport},
+	{"compare", "compare two JSON reports and find regressions", runCompare},
+	{"merge", "merge JSON reports of disjoint runs into one", runMerge},
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -93,24 +97,44 @@ func newFlags(name, synopsis, help string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses a command's arguments. It returns ok false when the
+// parseFlags parses a command's arguments and returns the positional
+// ones. Flags may come before, between or after them (`report r.json
+// --format html`); `--` ends the flags. It returns ok false when the
 // command must stop, with the exit status: --help prints the usage to
 // stdout and succeeds, a bad flag prints the problem and the usage to
 // stderr and fails.
-func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (status int, ok bool) {
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (pos []string, status int, ok bool) {
 	var out bytes.Buffer
 	fs.SetOutput(&out)
-	err := fs.Parse(args)
+	err := parseInterleaved(fs, args, &pos)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		stdout.Write(out.Bytes())
-		return exitOK, false
+		return nil, exitOK, false
 	case err != nil:
 		stderr.Write(out.Bytes())
-		return exitUsage, false
+		return nil, exitUsage, false
 	}
 	fs.SetOutput(stderr)
-	return exitOK, true
+	return pos, exitOK, true
+}
+
+func parseInterleaved(fs *flag.FlagSet, args []string, pos *[]string) error {
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		args = fs.Args()
+		switch {
+		case len(args) == 0:
+			return nil
+		case args[0] == "--":
+			*pos = append(*pos, args[1:]...)
+			return nil
+		}
+		*pos = append(*pos, args[0])
+		args = args[1:]
+	}
 }
 
 // usageError reports a wrong use of a command and returns exitUsage.
@@ -118,5 +142,12 @@ func usageError(fs *flag.FlagSet, stderr io.Writer, format string, args ...any) 
 	fmt.Fprintf(stderr, "benchspec %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
 	fs.SetOutput(stderr)
 	fs.Usage()
+	return exitUsage
+}
+
+// fail reports an error that stops a command, such as an unreadable
+// input, and returns exitUsage.
+func fail(stderr io.Writer, command string, err error) int {
+	fmt.Fprintf(stderr, "benchspec %s: %v\n", command, err)
 	return exitUsage
 }

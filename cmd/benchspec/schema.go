@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"strings"
 
 	"github.com/benchspec/benchspec/schemas"
 )
@@ -11,14 +12,15 @@ func runSchema(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("schema", "schema [spec|result]",
 		"Schema prints a JSON Schema (draft-07) to stdout: of spec files (the\n"+
 			"default) or of the JSON results that benchspec writes.")
-	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	names, status, ok := parseFlags(fs, args, stdout, stderr)
+	if !ok {
 		return status
 	}
-	if fs.NArg() > 1 {
-		return usageError(fs, stderr, "want at most one schema name, got %d", fs.NArg())
+	if len(names) > 1 {
+		return usageError(fs, stderr, "want at most one schema name, got %d", len(names))
 	}
 	var data []byte
-	switch name := fs.Arg(0); name {
+	switch name := strings.Join(names, ""); name {
 	case "", "spec":
 		data = schemas.Spec
 	case "result":

@@ -53,6 +53,11 @@ func newProfiler(names []string, dir, key string, fork int) *profiler {
 		return nil
 	}
 	p.base = fmt.Sprintf("%s.fork%d", unsafeChars.ReplaceAllString(key, "_"), fork)
+	if p.gc {
+		// The first GC of a process starts the background mark workers,
+		// allocating; let that happen before the first window.
+		runtime.GC()
+	}
 	if p.kinds["mutex"] {
 		runtime.SetMutexProfileFraction(1)
 	}

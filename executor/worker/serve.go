@@ -17,6 +17,9 @@ import (
 // Lookup finds a registered benchmark body by name.
 type Lookup func(name string) (Func, bool)
 
+// BodyLookup finds a registered benchmark of either kind by name.
+type BodyLookup func(name string) (Body, bool)
+
 // Output is what a fork reports besides its iterations.
 type Output struct {
 	Metrics  map[string]float64 // B.ReportMetric values, by unit
@@ -116,6 +119,16 @@ func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 // the process exit status. Main calls it when the suite binary runs as a
 // fork.
 func Serve(lookup Lookup) int {
+	return ServeBodies(func(name string) (Body, bool) {
+		fn, ok := lookup(name)
+		return Body{Func: fn}, ok
+	})
+}
+
+// ServeBodies is Serve for a registry of both kinds of body (Body). A
+// package benchmark's fork (Run.GoTest) needs no lookup: it runs the
+// package's test binary (RunTestBinary); lookup may be nil.
+func ServeBodies(lookup BodyLookup) int {
 	var a executor.Assignment
 	if err := json.Unmarshal([]byte(os.Getenv(executor.EnvAssignment)), &a); err != nil {
 		fmt.Fprintf(os.Stderr, "benchspec worker: bad assignment: %v\n", err)
@@ -134,10 +147,22 @@ func Serve(lookup Lookup) int {
 		}
 		return w.Flush()
 	}
-	fn, ok := lookup(a.Run.Benchmark)
-	if !ok {
-		send(&executor.Message{Type: executor.MsgError, Error: fmt.Sprintf("benchmark %q is not registered in this binary", a.Run.Benchmark)})
-		return 1
+	run := func(clock Clock, emit func(*executor.Iteration) error) (*Output, error) {
+		return RunTestBinary(&a, emit)
+	}
+	if a.Run.GoTest == nil {
+		var body Body
+		ok := false
+		if lookup != nil {
+			body, ok = lookup(a.Run.Benchmark)
+		}
+		if !ok {
+			send(&executor.Message{Type: executor.MsgError, Error: fmt.Sprintf("benchmark %q is not registered in this binary", a.Run.Benchmark)})
+			return 1
+		}
+		run = func(clock Clock, emit func(*executor.Iteration) error) (*Output, error) {
+			return body.Run(&a, clock, SystemRand(), emit)
+		}
 	}
 	clock := SystemClock()
 	cal := CalibrateFork(clock)
@@ -145,7 +170,7 @@ func Serve(lookup Lookup) int {
 		fmt.Fprintf(os.Stderr, "benchspec worker: result pipe: %v\n", err)
 		return 2
 	}
-	out, err := RunFork(&a, fn, clock, SystemRand(), func(it *executor.Iteration) error {
+	out, err := run(clock, func(it *executor.Iteration) error {
 		return send(&executor.Message{Type: executor.MsgIteration, Iteration: it})
 	})
 	if err != nil {

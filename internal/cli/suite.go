@@ -24,6 +24,10 @@ type Registry struct {
 	InProcess  executor.InProcessFunc
 	// Executable overrides the binary re-executed for forks (tests).
 	Executable string
+	// Packages resolves the `package:` entries of specs into benchmarks
+	// (gotest.Builder.Benchmarks: it builds the test binaries); nil
+	// makes such entries an error. Errors are a spec.ErrorList.
+	Packages func(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error)
 }
 
 const suiteUsage = `usage: SUITE <command> [flags] [args]
@@ -34,7 +38,10 @@ commands:
   validate SPEC...  check the specs against the schema and this suite's benchmarks
   plan SPEC...      print the runs the specs expand to, with the estimated time
 
-Exit status: 0 all good, 1 a benchmark failed, 2 bad usage or an invalid spec.
+Exit status: 0 all good, 1 a benchmark failed (or, with run --strict, a
+diagnostic warned), 2 bad usage or an invalid spec, 130 or 143 a run
+interrupted by SIGINT or SIGTERM (its partial report is written, and
+'run --resume JOURNAL' finishes it).
 Run 'SUITE <command> --help' for a command's flags.
 `
 
@@ -51,9 +58,9 @@ func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.W
 	case "list":
 		return listCmd(rest, reg, stdout, stderr)
 	case "validate":
-		return validateCmd(rest, reg, stderr)
+		return validateCmd(ctx, rest, reg, stderr)
 	case "plan":
-		return planCmd(rest, reg, stdout, stderr)
+		return planCmd(ctx, rest, reg, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, suiteUsage)
 		return 0
@@ -64,7 +71,7 @@ func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.W
 
 // load parses the specs and builds the plan, printing every problem as
 // path:line:col: message and a summary. ok is false when there were any.
-func load(paths []string, reg Registry, stderr io.Writer) (*plan.Plan, bool) {
+func load(ctx context.Context, paths []string, reg Registry, stderr io.Writer) (*plan.Plan, bool) {
 	if len(paths) == 0 {
 		fmt.Fprintln(stderr, "no spec files given")
 		return nil, false
@@ -80,7 +87,14 @@ func load(paths []string, reg Registry, stderr io.Writer) (*plan.Plan, bool) {
 		specs = append(specs, s)
 	}
 	if n == 0 {
-		p, err := plan.Build(specs, reg.Benchmarks)
+		benchmarks, err := withPackages(ctx, specs, reg)
+		var p *plan.Plan
+		if err == nil {
+			p, err = plan.Build(specs, benchmarks)
+		}
+		if err == nil {
+			err = checkForkEnv(p, specs)
+		}
 		if err == nil {
 			return p, true
 		}
@@ -90,13 +104,13 @@ func load(paths []string, reg Registry, stderr io.Writer) (*plan.Plan, bool) {
 	return nil, false
 }
 
-func validateCmd(args []string, reg Registry, stderr io.Writer) int {
+func validateCmd(ctx context.Context, args []string, reg Registry, stderr io.Writer) int {
 	fs := newFlagSet("validate", "SUITE validate SPEC...", stderr)
 	paths, err := parse(fs, args)
 	if err != nil {
 		return usageStatus(err)
 	}
-	p, ok := load(paths, reg, stderr)
+	p, ok := load(ctx, paths, reg, stderr)
 	if !ok {
 		return 2
 	}
@@ -128,13 +142,13 @@ func listCmd(args []string, reg Registry, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func planCmd(args []string, reg Registry, stdout, stderr io.Writer) int {
+func planCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
 	fs := newFlagSet("plan", "SUITE plan SPEC...", stderr)
 	paths, err := parse(fs, args)
 	if err != nil {
 		return usageStatus(err)
 	}
-	p, ok := load(paths, reg, stderr)
+	p, ok := load(ctx, paths, reg, stderr)
 	if !ok {
 		return 2
 	}
@@ -169,23 +183,43 @@ func phaseString(it spec.Iterations, mode string) string {
 	return s
 }
 
+// Run is the run command, for a binary other than a suite (the
+// standalone benchspec CLI): it runs the specs with reg's benchmarks and
+// forks — for benchspec, the `package:` entries' test binaries — and
+// reports as a suite's run does, with the same flags. usage is the
+// command's synopsis. Run returns the exit status.
+func Run(ctx context.Context, usage string, args []string, reg Registry, stdout, stderr io.Writer) int {
+	return run(ctx, usage, args, reg, stdout, stderr)
+}
+
 func runCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
-	fs := newFlagSet("run", "SUITE run [flags] SPEC...", stderr)
+	return run(ctx, "SUITE run [flags] SPEC...", args, reg, stdout, stderr)
+}
+
+func run(ctx context.Context, usage string, args []string, reg Registry, stdout, stderr io.Writer) int {
+	fs := newFlagSet("run", usage, stderr)
 	format := fs.String("format", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	quiet := fs.Bool("quiet", false, "no run log on stderr")
 	failFast := fs.Bool("fail-on-error", false, "stop the batch at the first failed run (JMH -foe)")
 	profiles := fs.String("profiles", "", "write the pprof profiles of the cpu, heap, mutex and block profilers into this `directory`")
+	journalFlag := fs.String("journal", "", "record every finished fork in this `file` (default: REPORT.journal with --out, none without)")
+	resume := fs.String("resume", "", "resume the batch recorded in this `journal`: run only the forks it lacks (SPECs default to the journal's)")
+	strict := fs.Bool("strict", false, "exit 1 when any diagnostic is a warning, the environment check's included: a number not to be trusted fails the batch")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return usageStatus(err)
+	}
+	resumed, paths, ok := loadResume(*resume, *journalFlag, paths, stderr)
+	if !ok {
+		return 2
 	}
 	renderer, err := report.NewRenderer(*format)
 	if err != nil {
 		fmt.Fprintf(stderr, "run: --format: %v\n", err)
 		return 2
 	}
-	p, ok := load(paths, reg, stderr)
+	p, ok := load(ctx, paths, reg, stderr)
 	if !ok {
 		return 2
 	}
@@ -194,30 +228,62 @@ func runCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.
 		fmt.Fprintf(stderr, "run: --profiles: %v\n", err)
 		return 2
 	}
+	jpath := *resume
+	if jpath == "" {
+		jpath = journalPath(*journalFlag, *out)
+	}
+	jr, ok := openJournal(p, reg.Executable, jpath, resumed, stderr)
+	if !ok {
+		return 2
+	}
+	if !*quiet {
+		jr.announce(stderr)
+	}
 	var obs executor.Observer
 	if !*quiet {
 		obs = report.NewRunLog(stderr, p)
 	}
 	env := report.CollectEnv()
-	forks := executor.Execute(ctx, p, executor.Options{
+	if !*quiet && env.Check != nil {
+		for _, d := range env.Check.Diagnostics {
+			fmt.Fprintf(stderr, "# Environment: %s %s: %s\n", d.Severity, d.Code, d.Message)
+		}
+	}
+	forks, xerr := executor.Execute(ctx, p, executor.Options{
 		Executable: reg.Executable,
 		Observer:   obs,
 		InProcess:  reg.InProcess,
 		FailFast:   *failFast,
 		ProfileDir: profDir,
+		Done:       jr.done(),
+		Record:     jr.record(),
+		Guard:      true,
+		Warn:       func(msg string) { fmt.Fprintf(stderr, "run: %s\n", msg) },
 	})
 	env.End = time.Now()
+	if resumed != nil {
+		env.Start = resumed.Header.Started
+	}
 	rep := report.Build(p, forks, env)
-	rep.Complete = ctx.Err() == nil && len(rep.Runs) == len(p.Runs)
+	rep.Complete = rep.Complete && ctx.Err() == nil && xerr == nil
+	if err := jr.close(ctx.Err() == nil && xerr == nil, rep.Complete); err != nil && xerr == nil {
+		xerr = err
+	}
 	if err := write(renderer, rep, *out, stdout); err != nil {
 		fmt.Fprintf(stderr, "run: writing the report: %v\n", err)
 		return 2
 	}
 	switch {
 	case ctx.Err() != nil:
-		fmt.Fprintln(stderr, "interrupted: the report holds the runs finished before the interruption")
-		return 130
+		fmt.Fprintf(stderr, "%v: the report holds the runs finished before it%s\n", context.Cause(ctx), resumeHint(jr))
+		return interruptStatus(ctx)
+	case xerr != nil:
+		fmt.Fprintf(stderr, "run: %v: the batch stopped; the report holds the runs finished before\n", xerr)
+		return 1
 	case anyFailed(rep):
+		return 1
+	case *strict && rep.Warnings() > 0:
+		fmt.Fprintf(stderr, "run: --strict: %d diagnostic warnings\n", rep.Warnings())
 		return 1
 	}
 	return 0

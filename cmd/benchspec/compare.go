@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/benchspec/benchspec/report/compare"
+)
+
+func runCompare(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("compare", "compare BASE.json NEW.json [--threshold 5%] [--format text|markdown|json]",
+		"Compare pairs the runs of two JSON reports by benchmark, params and mode,\n"+
+			"and shows per pair the change of the score, its confidence interval and\n"+
+			"the p-value of Welch's t-test on the iteration scores. A change whose\n"+
+			"confidence interval (at 1-alpha) lies wholly beyond the threshold, in the\n"+
+			"direction the unit calls worse (lower for ops/time, higher for time/op),\n"+
+			"is a regression. Runs on one side only are listed. It exits 1 when a run\n"+
+			"regressed or failed in NEW, 2 on bad usage or an unreadable report, and 0\n"+
+			"otherwise.")
+	threshold := fs.String("threshold", "5%", "smallest change that counts, in percent (the % is optional); the confidence interval must lie beyond it")
+	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the t-test")
+	format := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
+	out := fs.String("out", "", "write to this file instead of stdout")
+	files, status, ok := parseFlags(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(files) != 2 {
+		return usageError(fs, stderr, "want two JSON reports, BASE and NEW, got %d", len(files))
+	}
+	t, err := parsePercent(*threshold)
+	if err != nil {
+		return usageError(fs, stderr, "--threshold: %v", err)
+	}
+	if *alpha <= 0 || *alpha >= 1 {
+		return usageError(fs, stderr, "--alpha: %g is not between 0 and 1", *alpha)
+	}
+	if !validFormat(*format, compare.Formats) {
+		return usageError(fs, stderr, "--format: unknown format %q (valid: %s)", *format, strings.Join(compare.Formats, ", "))
+	}
+	base, err := readReport(files[0], os.Stdin)
+	if err != nil {
+		return fail(stderr, "compare", err)
+	}
+	next, err := readReport(files[1], os.Stdin)
+	if err != nil {
+		return fail(stderr, "compare", err)
+	}
+	res := compare.Compare(base, next, compare.Options{Threshold: t, Alpha: *alpha})
+	res.BaseName, res.NewName = files[0], files[1]
+	if err := writeOutput(*out, stdout, func(w io.Writer) error { return compare.Write(w, res, *format) }); err != nil {
+		return fail(stderr, "compare", err)
+	}
+	if res.Worse() {
+		return exitFail
+	}
+	return exitOK
+}
+
+// parsePercent reads "5%" or "5" as 0.05.
+func parsePercent(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	if err != nil || v < 0 || v != v {
+		return 0, fmt.Errorf("%q is not a percentage such as 5%%", s)
+	}
+	return v / 100, nil
+}
+
+func validFormat(format string, valid []string) bool {
+	for _, v := range valid {
+		if v == format {
+			return true
+		}
+	}
+	return false
+}

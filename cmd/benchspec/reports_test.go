@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/benchspec/benchspec/report"
+)
+
+// The fixture reports of the compare package: two runs of one build, and
+// one with sqrt.Sunk avgt 30 % slower.
+var (
+	baseJSON  = filepath.Join("..", "..", "report", "compare", "testdata", "base.json")
+	rerunJSON = filepath.Join("..", "..", "report", "compare", "testdata", "rerun.json")
+	slowJSON  = filepath.Join("..", "..", "report", "compare", "testdata", "slow.json")
+)
+
+func runCmd(t *testing.T, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status = run(args, &out, &errOut)
+	return status, out.String(), errOut.String()
+}
+
+func TestReportCommand(t *testing.T) {
+	for _, format := range report.Formats() {
+		status, stdout, stderr := runCmd(t, "report", baseJSON, "--format", format)
+		if status != exitOK || stdout == "" || stderr != "" {
+			t.Errorf("report --format %s: status %d, %d bytes out, stderr %q", format, status, len(stdout), stderr)
+		}
+	}
+	_, md, _ := runCmd(t, "report", "--format", "markdown", baseJSON)
+	if !strings.Contains(md, "| `sqrt.Sunk` |  | avgt | 15 | 2.202 | ± 0.036 | ns/op |") {
+		t.Errorf("markdown report lacks sqrt.Sunk's row:\n%s", md)
+	}
+	out := filepath.Join(t.TempDir(), "report.html")
+	if status, stdout, _ := runCmd(t, "report", baseJSON, "--format", "html", "--out", out); status != exitOK || stdout != "" {
+		t.Fatalf("report --out: status %d, stdout %q", status, stdout)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o644 || fi.Size() < 1000 {
+		t.Errorf("report --out wrote %v, %v; want a readable page", fi, err)
+	}
+}
+
+func TestCompareCommand(t *testing.T) {
+	status, stdout, _ := runCmd(t, "compare", baseJSON, rerunJSON)
+	if status != exitOK || !strings.Contains(stdout, "regressions: 0,") {
+		t.Errorf("compare base rerun: status %d, want 0 and no regression:\n%s", status, stdout)
+	}
+	status, stdout, _ = runCmd(t, "compare", baseJSON, slowJSON, "--threshold", "5%")
+	if status != exitFail || strings.Count(stdout, "REGRESSION") != 1 || !strings.Contains(stdout, "sqrt.Sunk") {
+		t.Errorf("compare base slow: status %d, want 1 and one regression:\n%s", status, stdout)
+	}
+	if status, _, _ := runCmd(t, "compare", "--threshold", "50", baseJSON, slowJSON); status != exitOK {
+		t.Errorf("compare --threshold 50: status %d, want 0", status)
+	}
+	status, stdout, _ = runCmd(t, "compare", "--format", "json", baseJSON, slowJSON)
+	var res struct {
+		Pairs []struct{ Key, Verdict string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || status != exitFail {
+		t.Fatalf("compare --format json: status %d, %v:\n%s", status, err, stdout)
+	}
+	var regressed []string
+	for _, p := range res.Pairs {
+		if p.Verdict == "regression" {
+			regressed = append(regressed, p.Key)
+		}
+	}
+	if diff := cmp.Diff([]string{"sqrt.Sunk#avgt"}, regressed); diff != "" {
+		t.Errorf("regressions (-want +got):\n%s", diff)
+	}
+	if _, md, _ := runCmd(t, "compare", "--format", "markdown", baseJSON, slowJSON); !strings.Contains(md, "| sqrt.Sunk |") {
+		t.Errorf("markdown comparison:\n%s", md)
+	}
+}
+
+func TestMergeCommand(t *testing.T) {
+	dir := t.TempDir()
+	rep := readFixture(t, baseJSON)
+	a, b := *rep, *rep
+	a.Runs, b.Runs = rep.Runs[:2], rep.Runs[2:]
+	pa, pb := writeFixture(t, dir, "a.json", &a), writeFixture(t, dir, "b.json", &b)
+	out := filepath.Join(dir, "all.json")
+	if status, _, stderr := runCmd(t, "merge", pa, pb, "--out", out); status != exitOK {
+		t.Fatalf("merge: status %d: %s", status, stderr)
+	}
+	merged := readFixture(t, out)
+	if len(merged.Runs) != len(rep.Runs) || merged.Runs[2].Key != rep.Runs[2].Key {
+		t.Errorf("merged %d runs, want %d in order", len(merged.Runs), len(rep.Runs))
+	}
+	status, stdout, stderr := runCmd(t, "merge", pa, baseJSON)
+	if status != exitUsage || stdout != "" ||
+		!strings.Contains(stderr, `run "counter.Inc1#avgt" is in both `+pa+" and "+baseJSON) ||
+		!strings.Contains(stderr, "2 colliding runs; nothing written") {
+		t.Errorf("merge with collisions: status %d, stdout %q, stderr:\n%s", status, stdout, stderr)
+	}
+}
+
+// TestReportUsageErrors checks the misuse of report, compare and merge:
+// each exits 2 with a message naming the problem.
+func TestReportUsageErrors(t *testing.T) {
+	notJSON := filepath.Join(t.TempDir(), "x.json")
+	os.WriteFile(notJSON, []byte("score: 1\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report"}, "want one JSON report, got 0"},
+		{[]string{"report", baseJSON, "--format", "xml"}, `unknown format "xml"`},
+		{[]string{"report", "missing.json"}, "missing.json: no such file"},
+		{[]string{"report", notJSON}, "reading JSON report"},
+		{[]string{"compare", baseJSON}, "want two JSON reports, BASE and NEW, got 1"},
+		{[]string{"compare", baseJSON, slowJSON, "--threshold", "five"}, `"five" is not a percentage`},
+		{[]string{"compare", baseJSON, slowJSON, "--alpha", "2"}, "--alpha: 2 is not between 0 and 1"},
+		{[]string{"compare", baseJSON, slowJSON, "--format", "html"}, `unknown format "html"`},
+		{[]string{"compare", baseJSON, "missing.json"}, "missing.json: no such file"},
+		{[]string{"merge"}, "no JSON reports given"},
+		{[]string{"merge", notJSON}, "reading JSON report"},
+	} {
+		status, stdout, stderr := runCmd(t, tc.args...)
+		if status != exitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", tc.args, status, stdout, stderr, tc.want)
+		}
+	}
+}
+
+func readFixture(t *testing.T, path string) *report.Report {
+	t.Helper()
+	rep, err := readReport(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func writeFixture(t *testing.T, dir, name string, rep *report.Report) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	err := writeOutput(path, nil, func(w io.Writer) error { return report.JSONRenderer{}.Render(w, rep) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
+)
+
+// forkTarget is item 4's bar for one minimal fork.
+const forkTarget = 20 * time.Millisecond
+
+// forkClock records, in the parent, when each fork started (wall clock,
+// so that it compares with the fork's own timestamps).
+type forkClock struct{ start map[int]time.Time }
+
+func (c *forkClock) RunStart(*plan.Run) {}
+func (c *forkClock) ForkStart(_ *plan.Run, fork, _ int, _ bool, _, _ int) {
+	c.start[fork] = time.Now()
+}
+func (c *forkClock) Iteration(*plan.Run, int, *executor.Iteration) {}
+func (c *forkClock) ForkEnd(*plan.Run, *executor.ForkResult)       {}
+func (c *forkClock) RunEnd(*plan.Run, []executor.ForkResult)       {}
+
+// forkCost is item 4: the wall time of a minimal fork, split into its
+// parts by the fork's own timestamps, with calibration, baseline and a
+// bare process of this binary timed on their own in fresh processes.
+func (d *driver) forkCost() error {
+	r := d.h.run("fork.Minimal:avgt")
+	clock := &forkClock{start: map[int]time.Time{}}
+	forks, err := d.h.forks(r, clock)
+	if err != nil {
+		return err
+	}
+	var wall, toMain, toBody, loop, exit []time.Duration
+	for _, f := range forks {
+		start := clock.start[f.Fork].UnixNano()
+		at := func(metric string) int64 { return int64(f.Metrics[metric]) }
+		wall = append(wall, f.Wall)
+		toMain = append(toMain, time.Duration(at(metricMainUnixNs)-start))
+		toBody = append(toBody, time.Duration(at(metricBodyUnixNs)-at(metricMainUnixNs)))
+		loop = append(loop, time.Duration(at(metricLoopEndUnixNs)-at(metricBodyUnixNs)))
+		exit = append(exit, time.Duration(start+int64(f.Wall)-at(metricLoopEndUnixNs)))
+	}
+	var bare, calibrate, baseline []time.Duration
+	err = alternate(len(forks), func(int) error {
+		var p partsResult
+		err := d.h.child(childParts, &p, envStartNs+"="+strconv.FormatInt(time.Now().UnixNano(), 10))
+		calibrate = append(calibrate, time.Duration(p.CalibrateNs))
+		baseline = append(baseline, time.Duration(p.BaselineNs()))
+		return err
+	}, func(int) error {
+		t := time.Now()
+		cmd := exec.CommandContext(d.h.ctx, d.h.exe)
+		cmd.Env = append(os.Environ(), envChild+"="+childNoop)
+		err := cmd.Run()
+		bare = append(bare, time.Since(t))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	med := func(ds []time.Duration) time.Duration { return time.Duration(median(durations(ds))) }
+	w, cal, base := med(wall), med(calibrate), med(baseline)
+	rest := w - cal - base
+	n := len(forks)
+	d.res.add(row{id: "4", measure: fmt.Sprintf("fork cost: minimal fork, wall time (median of %d)", n),
+		benchspec: ms(w), figure: ms(w), target: "≤ 20 ms", verdict: verdict(w <= forkTarget)})
+	d.res.add(row{id: "4", measure: "… exec to main (process start, runtime and package init)",
+		benchspec: ms(med(toMain)), reference: "bare process of this binary, start to exit: " + ms(med(bare))})
+	d.res.add(row{id: "4", measure: "… main to benchmark body (assignment, calibration, baseline, handshake)",
+		benchspec: ms(med(toBody)), reference: fmt.Sprintf("alone in a fresh process: clock calibration %s + empty-loop baseline %s", ms(cal), ms(base))})
+	d.res.add(row{id: "4", measure: "… the 1 ms iteration (and its report)", benchspec: ms(med(loop))})
+	d.res.add(row{id: "4", measure: "… loop end to exit, reaped by the parent", benchspec: ms(med(exit))})
+	d.res.add(row{id: "4", measure: "fork cost without calibration and baseline", benchspec: ms(rest),
+		figure: ms(rest), target: "≤ 20 ms", verdict: verdict(rest <= forkTarget)})
+	if w > forkTarget {
+		d.res.note("Fork cost: a minimal fork takes %s; %s of it is what every fork now measures before its benchmark — the clock calibration (%s) and the empty-loop baseline (%s, 1 warmup + 5 iterations of 5 ms). Without them a fork costs %s%s.",
+			ms(w), ms(cal+base), ms(cal), ms(base), ms(rest), map[bool]string{true: ", inside the target", false: ", still over the target"}[rest <= forkTarget])
+	}
+	return nil
+}
+
+// efficiency is item 5: efficiency.yaml through the suite's own `run`
+// command in a child process, its wall time over its configured
+// iteration time.
+func (d *driver) efficiency() error {
+	s, err := spec.Parse("examples/selfbench/efficiency.yaml", efficiencyYAML)
+	if err != nil {
+		return err
+	}
+	p, err := plan.Build([]*spec.Spec{s}, registry())
+	if err != nil {
+		return err
+	}
+	var configured time.Duration
+	forks := 0
+	for _, r := range p.Runs {
+		st := r.Settings
+		n := st.Forks + st.WarmupForks
+		forks += n
+		configured += time.Duration(n) * (time.Duration(st.Warmup.Iterations)*st.Warmup.Time + time.Duration(st.Measurement.Iterations)*st.Measurement.Time)
+	}
+	dir, err := os.MkdirTemp("", "selfbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path, out := filepath.Join(dir, "efficiency.yaml"), filepath.Join(dir, "efficiency.json")
+	if err := os.WriteFile(path, efficiencyYAML, 0o644); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(d.h.ctx, d.h.exe, "run", "--quiet", "--format", "json", "--out", out, path)
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%v: %w", cmd.Args, err)
+	}
+	wall := time.Since(start)
+	f, err := os.Open(out)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rep, err := report.Read(f)
+	if err != nil {
+		return err
+	}
+	var inForks time.Duration
+	for _, r := range rep.Runs {
+		for _, fk := range r.Forks {
+			inForks += time.Duration(fk.WallNs)
+		}
+	}
+	q := float64(wall) / float64(configured)
+	d.res.add(row{id: "5", measure: fmt.Sprintf("wall-time efficiency: %d runs × %d forks × (2 warmup + 3 measurement) × 100 ms, through `run`", len(p.Runs), forks/len(p.Runs)),
+		benchspec: fmt.Sprintf("%.2f s wall", wall.Seconds()), reference: fmt.Sprintf("%.2f s configured", configured.Seconds()),
+		figure: "ratio " + ratio(q), target: "≤ 1.15", verdict: verdict(q <= 1.15)})
+	d.res.add(row{id: "5", measure: "… per fork beyond its iterations; the parent outside forks",
+		benchspec: fmt.Sprintf("%s per fork; %s", ms((inForks-configured)/time.Duration(forks)), ms(wall-inForks))})
+	return nil
+}

@@ -1,0 +1,107 @@
+// Command selfbench measures benchspec itself — its per-op overhead, its
+// accuracy, the cost of Sink, of a fork and of a batch, sample mode, and
+// the front end at scale — against `go test -bench`'s testing.B, each
+// comparison side by side in one run, alternating A and B to cancel
+// drift. It prints a Markdown table on stdout and its progress on stderr:
+//
+//	go run ./examples/selfbench
+//
+// It takes about two and a half minutes on 2 cores. The binary is also an
+// ordinary benchspec suite holding the bodies it measures:
+//
+//	go run ./examples/selfbench run examples/selfbench/selfbench.yaml
+//
+// testing.B's figures come from testing.Benchmark run in a fresh process
+// of this binary each time, with -test.benchtime equal to benchspec's
+// measurement time, on a body with the same statements as benchspec's.
+package main
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/benchspec/benchspec"
+	"github.com/benchspec/benchspec/executor"
+)
+
+//go:embed selfbench.yaml
+var selfbenchYAML []byte
+
+//go:embed efficiency.yaml
+var efficiencyYAML []byte
+
+func main() {
+	switch {
+	case os.Getenv(executor.EnvAssignment) != "", os.Getenv(executor.EnvGuard) != "":
+		benchspec.Main() // a fork, or the guard of a batch
+	case os.Getenv(envChild) != "":
+		os.Exit(child(os.Getenv(envChild)))
+	case len(os.Args) > 1:
+		benchspec.Main() // run, list, validate, plan: the suite's commands
+	}
+	os.Exit(drive())
+}
+
+// driver holds the figures one item reuses from another.
+type driver struct {
+	h   *harness
+	res results
+	// Medians in ns/op of the empty loop (item 1) and of sqrt.Sunk
+	// (item 2), benchspec and testing.B: item 3's references.
+	empty, sqrt pair
+}
+
+type pair struct{ bench, test float64 }
+
+func drive() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "selfbench: "+format+"\n", args...) }
+	h, err := newHarness(ctx, logf)
+	if err != nil {
+		logf("%v", err)
+		return 2
+	}
+	d := &driver{h: h}
+	before := snapshotCPU()
+	for _, item := range []struct {
+		name string
+		run  func() error
+	}{
+		{"1. per-op overhead", d.overhead},
+		{"2. accuracy", d.accuracy},
+		{"3. sink cost", d.sinkCost},
+		{"4. fork cost", d.forkCost},
+		{"5. wall-time efficiency", d.efficiency},
+		{"6. sample mode", d.sampleMode},
+		{"7. front end at scale", d.frontEnd},
+	} {
+		t := time.Now()
+		logf("%s …", item.name)
+		if err := item.run(); err != nil {
+			logf("%s: %v", item.name, err)
+			return 1
+		}
+		logf("%s: %s", item.name, time.Since(t).Round(time.Second))
+	}
+	env := h.env
+	used, stolen := others(before, snapshotCPU(), env.NumCPU)
+	quiet := fmt.Sprintf("other processes used %.0f %% of the CPUs meanwhile, steal %.0f %%", 100*used, 100*stolen)
+	if used < 0 {
+		quiet = "the load of other processes is unknown (no /proc/stat)"
+	} else if used > 0.05 {
+		logf("warning: %s: the figures are disturbed; rerun on a quiet machine", quiet)
+	}
+	fmt.Printf("benchspec self-benchmark, %s: %s, %d cores (GOMAXPROCS %d), %s %s/%s. The run took %s; %s.\n\n",
+		start.Format("2006-01-02"), env.CPU, env.NumCPU, env.GOMAXPROCS, runtime.Version(), runtime.GOOS, runtime.GOARCH,
+		time.Since(start).Round(time.Second), quiet)
+	d.res.writeMarkdown(os.Stdout)
+	return 0
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/spec"
+)
+
+func build(t *testing.T, data []byte, reg []plan.Benchmark) *plan.Plan {
+	t.Helper()
+	s, err := spec.Parse("test.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Build([]*spec.Spec{s}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The driver looks these runs up by key; the spec must plan them with the
+// forks each item alternates over.
+func TestSelfbenchSpecPlansTheDriversRuns(t *testing.T) {
+	p := build(t, selfbenchYAML, registry())
+	got := map[string]int{}
+	for _, r := range p.Runs {
+		got[r.Key] = r.Settings.Forks
+	}
+	want := map[string]int{
+		"empty:avgt":          5,
+		"sqrt.Sunk:avgt":      3,
+		"map.Lookup:avgt":     3,
+		"log.Classic:avgt":    3,
+		"sort.Ints1000:avgt":  3,
+		"spin.1ms:avgt":       3,
+		"sqrt.KeepAlive:avgt": 3,
+		"log.Classic:sample":  3,
+		"fork.Minimal:avgt":   10,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("runs (-want +got):\n%s", diff)
+	}
+}
+
+func TestEfficiencySpecIs20RunsOf2Forks(t *testing.T) {
+	p := build(t, efficiencyYAML, registry())
+	type shape struct{ Runs, Forks, Warmup, Measurement int }
+	got := shape{Runs: len(p.Runs)}
+	for _, r := range p.Runs {
+		s := r.Settings
+		got.Forks, got.Warmup, got.Measurement = s.Forks, s.Warmup.Iterations, s.Measurement.Iterations
+		if s.Warmup.Time.Milliseconds() != 100 || s.Measurement.Time.Milliseconds() != 100 {
+			t.Errorf("%s: iterations of %s and %s, want 100ms", r.Key, s.Warmup.Time, s.Measurement.Time)
+		}
+	}
+	if diff := cmp.Diff(shape{20, 2, 2, 3}, got); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
+}
+
+// Every accuracy workload needs all three bodies, or a round fails after
+// minutes of measuring.
+func TestAccuracyWorkloadsHaveEveryBody(t *testing.T) {
+	for _, name := range append([]string{"empty", "sqrt.LoopKeepAlive"}, accuracyWorkloads...) {
+		if _, ok := testBody(name, false); !ok {
+			t.Errorf("%s: no `for b.Loop()` testing.B body", name)
+		}
+	}
+	for _, name := range accuracyWorkloads {
+		if _, ok := testBody(name, true); !ok {
+			t.Errorf("%s: no `for range b.N` testing.B body", name)
+		}
+	}
+}
+
+func TestFrontendSpecsExpand(t *testing.T) {
+	// 8 entries: modes alternate 1 and 2, every entry has 2 sizes.
+	if got := len(build(t, entriesSpec(8, 4), benchmarks(4)).Runs); got != (4*1+4*2)*2 {
+		t.Errorf("entriesSpec(8, 4): %d runs, want 24", got)
+	}
+	data, reg := productSpec(3, 4, 5)
+	if got := len(build(t, data, reg).Runs); got != 60 {
+		t.Errorf("productSpec(3, 4, 5): %d runs, want 60", got)
+	}
+}
+
+func TestAlternateRotatesTheFirst(t *testing.T) {
+	var got []string
+	step := func(name string) func(int) error {
+		return func(round int) error {
+			got = append(got, fmt.Sprint(name, round))
+			return nil
+		}
+	}
+	if err := alternate(3, step("A"), step("B"), step("C")); err != nil {
+		t.Fatal(err)
+	}
+	want := "A0 B0 C0 B1 C1 A1 C2 A2 B2"
+	if diff := cmp.Diff(want, strings.Join(got, " ")); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+func TestMarkdownTable(t *testing.T) {
+	var r results
+	r.add(row{id: "1", measure: "a|b", benchspec: "1 ns", figure: "ratio 1.000", target: "≤ 1.10", verdict: verdict(true)})
+	r.add(row{id: "4", measure: "fork", verdict: verdict(false)})
+	r.note("why %d", 4)
+	var b bytes.Buffer
+	r.writeMarkdown(&b)
+	want := `| # | measure | benchspec | reference | figure | target | result |
+|---|---|---|---|---|---|---|
+| 1 | a\|b | 1 ns | — | ratio 1.000 | ≤ 1.10 | met |
+| 4 | fork | — | — | — | — | **missed** |
+
+- why 4
+`
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("table (-want +got):\n%s", diff)
+	}
+}
+
+func TestNsPicksTheUnit(t *testing.T) {
+	got := []string{ns(0.4567), ns(12.345), ns(5462.6), ns(1.0012e6), ns(2.5e9)}
+	want := []string{"0.457 ns", "12.35 ns", "5.463 µs", "1.001 ms", "2.500 s"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ns (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,146 @@
+package executor
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// EnvGuard, set in its environment, makes a suite binary the guard of a
+// batch instead of running a command: benchspec.Main calls Guard when it
+// is set. Nothing a user sets.
+const EnvGuard = "BENCHSPEC_GUARD"
+
+// The guard is a small process started once per batch (Options.Guard).
+// The parent tells it, on the guard's stdin, the process group of every
+// fork it starts ("+PGID") and ends ("-PGID"). When its stdin reaches EOF
+// — the parent closed it, or died, even by SIGKILL — the guard kills the
+// groups it still knows and exits.
+//
+// Pdeathsig alone kills only the fork itself when the parent dies; the
+// processes the fork started live on in its group. The guard ends them.
+const guardReady = "benchspec guard ready\n"
+
+// guardStartTimeout bounds the wait for the guard's handshake. A binary
+// that does not dispatch on EnvGuard never sends it; the batch then runs
+// without a guard.
+const guardStartTimeout = 5 * time.Second
+
+// Guard is the guard process's entry point; it returns the exit status.
+// It ignores SIGINT, SIGTERM and SIGHUP: a terminal's or a service
+// manager's signal meant for the batch must not end the guard before it
+// has done its job.
+func Guard() int {
+	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	if _, err := io.WriteString(os.Stdout, guardReady); err != nil {
+		return 2
+	}
+	os.Stdout.Close()
+	groups := map[int]bool{}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		line := sc.Text()
+		if len(line) < 2 {
+			continue
+		}
+		pgid, err := strconv.Atoi(line[1:])
+		if err != nil || pgid <= 1 {
+			continue
+		}
+		switch line[0] {
+		case '+':
+			groups[pgid] = true
+		case '-':
+			delete(groups, pgid)
+		}
+	}
+	for pgid := range groups {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	return 0
+}
+
+// guard is the parent's handle on the guard process. A nil guard does
+// nothing.
+type guard struct {
+	cmd  *exec.Cmd
+	w    io.WriteCloser
+	done chan struct{}
+}
+
+// startGuard starts exe as the guard and waits for its handshake.
+func startGuard(exe string) (*guard, error) {
+	cmd := exec.Command(exe)
+	env := make([]string, 0, len(os.Environ())+1)
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != EnvAssignment && k != EnvGuard {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, EnvGuard+"=1")
+	// Its own group: a Ctrl-C at the terminal goes to the parent's group
+	// and must not reach the guard.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	r, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	g := &guard{cmd: cmd, w: w, done: make(chan struct{})}
+	ready := make(chan bool, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		ready <- line == guardReady
+		io.Copy(io.Discard, r)
+		cmd.Wait()
+		close(g.done)
+	}()
+	select {
+	case ok := <-ready:
+		if ok {
+			return g, nil
+		}
+	case <-time.After(guardStartTimeout):
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	w.Close()
+	return nil, fmt.Errorf("%s did not start as a guard (does it call benchspec.Main?)", exe)
+}
+
+func (g *guard) send(op byte, pgid int) {
+	if g != nil {
+		fmt.Fprintf(g.w, "%c%d\n", op, pgid)
+	}
+}
+
+// watch tells the guard about a fork's process group.
+func (g *guard) watch(pgid int) { g.send('+', pgid) }
+
+// forget tells the guard that a fork's group has been ended.
+func (g *guard) forget(pgid int) { g.send('-', pgid) }
+
+// stop ends the guard and waits for it.
+func (g *guard) stop() {
+	if g == nil {
+		return
+	}
+	g.w.Close()
+	select {
+	case <-g.done:
+	case <-time.After(guardStartTimeout):
+		syscall.Kill(-g.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}

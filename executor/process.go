@@ -1,0 +1,273 @@
+package executor
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// How long the parent waits for things a fork should do promptly.
+const (
+	// exitGrace bounds the wait for a fork to exit once it has reported
+	// its results or closed its result pipe; past it the fork is killed.
+	exitGrace = 10 * time.Second
+	// drainGrace bounds the wait for the last bytes of a fork's output and
+	// messages once its process group is gone. Only a process that left
+	// the group (setsid) can hold the pipes open that long.
+	drainGrace = 2 * time.Second
+	// strayGrace is how long processes left in a fork's group after it
+	// exited get to finish on their own (a helper killed but not yet
+	// gone) before they count as left behind.
+	strayGrace = 200 * time.Millisecond
+	// quitGrace is how long a fork that timed out gets to write its
+	// goroutine dump.
+	quitGrace = time.Second
+)
+
+// process is one started fork: its own process group (pgid == pid), the
+// parent's ends of its result pipe and of its output pipe, and the
+// goroutines that read them and wait for it.
+//
+// The fork writes stdout and stderr into one pipe that the parent reads
+// itself (rather than handing exec.Cmd an io.Writer), so that the fork's
+// exit is seen as soon as it happens even when a process it started still
+// holds the pipe open.
+type process struct {
+	pid     int
+	results *os.File      // our end of the result pipe (the fork's ResultFD)
+	output  *os.File      // our end of the fork's stdout and stderr
+	out     *tail         // the last bytes of the output
+	watch   outWatch      // what the output says about a crash or a hang
+	outDone chan struct{} // closed when the output has been read to EOF
+	msgs    chan lineMsg  // the result pipe's messages; closed at EOF
+	exited  chan struct{} // closed once the fork has exited and been reaped
+	state   *os.ProcessState
+	werr    error
+
+	killed     bool     // the parent killed the group
+	pipeClosed bool     // the fork closed its result pipe while running
+	reaped     bool     // the group has been checked and ended after the exit
+	strays     []string // processes found in the group after the fork exited, as "pid (name)"
+}
+
+// startProcess starts exe as a fork with env in a process group of its
+// own, with ResultFD as the write end of the result pipe.
+//
+// The fork is killed with SIGKILL if the parent dies (Pdeathsig). Linux
+// sends that signal when the thread that started the child exits, not
+// the process (go.dev/issue/27505), and Go may end an OS thread whose
+// goroutine was locked to it. So the fork is started and waited for by a
+// goroutine locked to its thread: that thread lives at least as long as
+// the fork does.
+func startProcess(exe string, env []string, tailBytes int) (*process, error) {
+	rr, rw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("creating the result pipe: %w", err)
+	}
+	or, ow, err := os.Pipe()
+	if err != nil {
+		rr.Close()
+		rw.Close()
+		return nil, fmt.Errorf("creating the output pipe: %w", err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = ow, ow
+	cmd.ExtraFiles = []*os.File{rw} // fd 3 = ResultFD
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	p := &process{
+		results: rr,
+		output:  or,
+		out:     newTail(tailBytes),
+		outDone: make(chan struct{}),
+		msgs:    make(chan lineMsg),
+		exited:  make(chan struct{}),
+	}
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		p.werr = cmd.Wait()
+		p.state = cmd.ProcessState
+		close(p.exited)
+	}()
+	err = <-started
+	// The fork has its own copies of the write ends (or never will).
+	rw.Close()
+	ow.Close()
+	if err != nil {
+		rr.Close()
+		or.Close()
+		return nil, err
+	}
+	p.pid = cmd.Process.Pid
+	go func() {
+		io.Copy(io.MultiWriter(p.out, &p.watch), or)
+		close(p.outDone)
+	}()
+	go readMessages(rr, p.msgs)
+	return p, nil
+}
+
+// dump asks a hung fork for a goroutine dump (SIGQUIT makes the Go
+// runtime print every goroutine's stack and exit), gives it quitGrace to
+// write it, then kills its group.
+func (p *process) dump() {
+	syscall.Kill(p.pid, syscall.SIGQUIT)
+	select {
+	case <-p.exited:
+	case <-time.After(quitGrace):
+	}
+	p.kill()
+	select {
+	case <-p.outDone:
+	case <-time.After(drainGrace):
+	}
+}
+
+// kill ends the fork's whole process group.
+func (p *process) kill() {
+	p.killed = true
+	syscall.Kill(-p.pid, syscall.SIGKILL)
+}
+
+// reap is called once the fork has exited: it notes the processes the
+// fork left running in its group (unless the parent killed the group,
+// whose members may still be dying), then ends the group, which also
+// closes whatever pipe ends those processes held.
+func (p *process) reap() {
+	if p.reaped {
+		return
+	}
+	p.reaped = true
+	if !p.killed {
+		deadline := time.Now().Add(strayGrace)
+		left := groupMembers(p.pid)
+		for len(left) > 0 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+			left = groupMembers(p.pid)
+		}
+		for _, pid := range left {
+			p.strays = append(p.strays, fmt.Sprintf("%d (%s)", pid, processName(pid)))
+		}
+	}
+	syscall.Kill(-p.pid, syscall.SIGKILL)
+}
+
+// finish waits for the fork to exit (killing it when it does not within
+// exitGrace, which the returned flag reports), ends its group, and waits
+// briefly for the rest of its output.
+func (p *process) finish() (killedLate bool) {
+	select {
+	case <-p.exited:
+	case <-time.After(exitGrace):
+		p.kill()
+		<-p.exited
+		killedLate = true
+	}
+	p.reap()
+	select {
+	case <-p.outDone:
+	case <-time.After(drainGrace):
+	}
+	return killedLate
+}
+
+// close releases the parent's pipe ends, which ends the reading
+// goroutines if they have not ended yet.
+func (p *process) close() {
+	p.results.Close()
+	p.output.Close()
+	go func() {
+		for range p.msgs { // unblock the reader if messages were left unread
+		}
+	}()
+}
+
+// closedResultPipe reports whether the fork is still running but no
+// longer has the result pipe as its ResultFD: the benchmark closed or
+// replaced file descriptor 3. A process that is exiting has closed all
+// its descriptors at once, so an empty descriptor table proves nothing.
+func (p *process) closedResultPipe() bool {
+	fdDir := fmt.Sprintf("/proc/%d/fd", p.pid)
+	fds, err := os.ReadDir(fdDir)
+	if err != nil || len(fds) == 0 {
+		return false
+	}
+	// Stat, not Fd: Fd would put our end into blocking mode, and close
+	// could then no longer interrupt the reader.
+	fi, err := p.results.Stat()
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return false
+	}
+	link, err := os.Readlink(filepath.Join(fdDir, strconv.Itoa(ResultFD)))
+	return err != nil || link != fmt.Sprintf("pipe:[%d]", st.Ino)
+}
+
+// groupMembers lists the live processes of process group pgid, from
+// /proc. Zombies are not counted: they are dead, waiting for their new
+// parent to reap them.
+func groupMembers(pgid int) []int {
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		state, group, ok := procStat(pid)
+		if ok && group == pgid && state != 'Z' && state != 'X' {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// procStat reads a process's state and process group from
+// /proc/PID/stat.
+func procStat(pid int) (state byte, pgid int, ok bool) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0, false
+	}
+	// pid (comm) state ppid pgrp ...; comm may contain spaces and parens.
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 3 || len(f[0]) != 1 {
+		return 0, 0, false
+	}
+	pgid, err = strconv.Atoi(f[2])
+	return f[0][0], pgid, err == nil
+}
+
+// processName is the command name of pid, for messages.
+func processName(pid int) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(data))
+}

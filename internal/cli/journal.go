@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+)
+
+// The run journal (see executor.Journal) of `run`:
+//
+//   - --journal FILE writes it to FILE;
+//   - without --journal, `--out REPORT` writes it to REPORT.journal, next
+//     to the report;
+//   - without either, there is no journal: the report goes to stdout, as
+//     at a desk; a batch worth resuming is one whose report is kept.
+//
+// A new batch replaces a journal whose batch ended, but refuses one whose
+// batch was interrupted or killed, so that a rerun without --resume never
+// throws measurements away: resume it, or delete the file.
+//
+// `run --resume JOURNAL [SPEC...]` reruns only the forks JOURNAL lacks,
+// appending them to it. The specs default to the journal's; they and the
+// suite binary must be the ones that wrote the journal.
+
+// runJournal is the journal of one run command; nil when there is none.
+type runJournal struct {
+	j       *executor.Journal
+	resumed *executor.JournalState // nil for a new batch
+}
+
+// journalPath is where a new batch's journal goes; "" for none.
+func journalPath(flagValue, out string) string {
+	switch {
+	case flagValue != "":
+		return flagValue
+	case out != "":
+		return out + ".journal"
+	}
+	return ""
+}
+
+// openJournal creates the journal of a new batch at path, or opens the
+// resumed one, after checking that it belongs to this plan and build. It
+// prints why it cannot and returns false.
+func openJournal(p *plan.Plan, exe, path string, resumed *executor.JournalState, stderr io.Writer) (*runJournal, bool) {
+	if path == "" {
+		return nil, true
+	}
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			fmt.Fprintf(stderr, "run: journal: finding the suite binary: %v\n", err)
+			return nil, false
+		}
+	}
+	h, err := executor.NewJournalHeader(p, exe)
+	if err != nil {
+		fmt.Fprintf(stderr, "run: journal: %v\n", err)
+		return nil, false
+	}
+	if resumed != nil {
+		if err := resumed.Header.Check(&h); err != nil {
+			fmt.Fprintf(stderr, "run: cannot resume %s: %v\n", path, err)
+			return nil, false
+		}
+		j, err := executor.OpenJournal(path, resumed)
+		if err != nil {
+			fmt.Fprintf(stderr, "run: %v\n", err)
+			return nil, false
+		}
+		return &runJournal{j: j, resumed: resumed}, true
+	}
+	if old, err := executor.LoadJournal(path); err == nil && !old.Ended && len(old.Forks) > 0 {
+		fmt.Fprintf(stderr, "run: %s holds an unfinished batch (%d of %d forks done, started %s): resume it with --resume %s, or delete the file to start over\n",
+			path, len(old.Forks), old.Header.Forks, old.Header.Started.Format("2006-01-02 15:04:05"), path)
+		return nil, false
+	}
+	j, err := executor.CreateJournal(path, h)
+	if err != nil {
+		fmt.Fprintf(stderr, "run: %v\n", err)
+		return nil, false
+	}
+	return &runJournal{j: j}, true
+}
+
+// done returns the forks the journal already holds.
+func (rj *runJournal) done() []executor.ForkResult {
+	if rj == nil || rj.resumed == nil {
+		return nil
+	}
+	return rj.resumed.Forks
+}
+
+// record is executor.Options.Record; nil without a journal.
+func (rj *runJournal) record() func(*plan.Run, *executor.ForkResult) error {
+	if rj == nil {
+		return nil
+	}
+	return func(r *plan.Run, f *executor.ForkResult) error { return rj.j.Append(r.Key, f) }
+}
+
+// close ends the journal: with an end line when the batch ended rather
+// than being interrupted.
+func (rj *runJournal) close(ended, complete bool) error {
+	if rj == nil {
+		return nil
+	}
+	var err error
+	if ended {
+		err = rj.j.End(complete)
+	}
+	if cerr := rj.j.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// path is the journal's file name, "" without one.
+func (rj *runJournal) path() string {
+	if rj == nil {
+		return ""
+	}
+	return rj.j.Path()
+}
+
+// loadResume reads the journal to resume, if any, and returns the spec
+// paths to run: those given, or else the journal's.
+func loadResume(resume, journalFlag string, paths []string, stderr io.Writer) (*executor.JournalState, []string, bool) {
+	if resume == "" {
+		return nil, paths, true
+	}
+	if journalFlag != "" && journalFlag != resume {
+		fmt.Fprintln(stderr, "run: --journal and --resume name different files; a resumed batch appends to the journal it resumes")
+		return nil, nil, false
+	}
+	st, err := executor.LoadJournal(resume)
+	if err != nil {
+		fmt.Fprintf(stderr, "run: --resume: %v\n", err)
+		return nil, nil, false
+	}
+	if len(paths) == 0 {
+		for _, s := range st.Header.Specs {
+			paths = append(paths, s.Path)
+		}
+	}
+	return st, paths, true
+}
+
+// resumeHint tells how to finish an interrupted batch.
+func resumeHint(rj *runJournal) string {
+	if rj == nil {
+		return ""
+	}
+	return fmt.Sprintf("; to finish the batch, run again with --resume %s (and the same --out and --format)", rj.path())
+}
+
+// announce says where the journal is and, when resuming, how much of the
+// batch it already holds.
+func (rj *runJournal) announce(w io.Writer) {
+	switch {
+	case rj == nil:
+	case rj.resumed != nil:
+		h := rj.resumed.Header
+		fmt.Fprintf(w, "# Resuming %s: %d of %d forks already done (batch started %s)\n\n", rj.path(), len(rj.resumed.Forks), h.Forks, h.Started.Format("2006-01-02 15:04:05"))
+	default:
+		fmt.Fprintf(w, "# Journal: %s\n\n", rj.path())
+	}
+}

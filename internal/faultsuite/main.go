@@ -1,0 +1,199 @@
+// Command faultsuite is a benchmark suite whose benchmarks misbehave on
+// purpose, one way each, to show that a misbehaving benchmark costs only
+// its own run: it panics, exits, hangs, deadlocks, crashes, runs out of
+// memory, floods its output, tampers with the result pipe, or leaves a
+// process behind. Its tests run it end to end; it can also be run by hand:
+//
+//	go run ./internal/faultsuite run internal/faultsuite/faults.yaml
+//
+// Benchmarks that start processes append "ROLE PID" lines to the file
+// named by $FAULT_PIDFILE (set in the spec's env), so that a test can
+// check those processes are gone afterwards.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/benchspec/benchspec"
+)
+
+// envChild makes the binary a child process that sleeps (started by the
+// orphan and helper benchmarks).
+const envChild = "FAULTSUITE_CHILD"
+
+func init() {
+	if os.Getenv(envChild) != "" {
+		time.Sleep(time.Hour)
+		os.Exit(0)
+	}
+	healthy()
+	crashes()
+	tampering()
+	processes()
+}
+
+// healthy registers benchmarks that behave.
+func healthy() {
+	benchspec.Register("fault.ok", func(b *benchspec.B) {
+		for b.Loop() {
+		}
+	})
+	benchspec.Register("fault.work", func(b *benchspec.B) {
+		x := 1.0
+		for b.Loop() {
+			x = math.Sqrt(x + 2)
+		}
+		benchspec.Sink(x)
+	})
+}
+
+// crashes registers benchmarks that end their fork early or never.
+func crashes() {
+	benchspec.Register("fault.panic_loop", func(b *benchspec.B) {
+		n := 0
+		for b.Loop() {
+			if n++; n == 100 {
+				panic("fault: panic in the loop")
+			}
+		}
+	})
+	benchspec.Register("fault.panic_setup", func(b *benchspec.B) {
+		panic("fault: panic in setup")
+	})
+	benchspec.Register("fault.exit", func(b *benchspec.B) {
+		for b.Loop() {
+			os.Exit(3)
+		}
+	})
+	// In ss mode with batch_size 1 and no warmup, invocation n is
+	// measurement iteration n: it hangs in iteration 3.
+	benchspec.Register("fault.spin", func(b *benchspec.B) {
+		n := 0
+		for b.Loop() {
+			if n++; n == 3 {
+				for {
+				}
+			}
+		}
+	})
+	benchspec.Register("fault.deadlock", func(b *benchspec.B) {
+		var mu sync.Mutex
+		mu.Lock()
+		for b.Loop() {
+			mu.Lock()
+		}
+	})
+	// A nil dereference in a goroutine of its own cannot be recovered by
+	// the worker: the process crashes.
+	benchspec.Register("fault.nil", func(b *benchspec.B) {
+		for b.Loop() {
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				var p *[8]int
+				p[3]++
+			}()
+			<-done
+		}
+	})
+	// Keeps every 64 MiB it allocates; only a resource limit stops it.
+	benchspec.Register("fault.memory", func(b *benchspec.B) {
+		var keep [][]byte
+		for b.Loop() {
+			keep = append(keep, make([]byte, 64<<20))
+		}
+		benchspec.Sink(keep)
+	})
+}
+
+// tampering registers benchmarks that abuse their output and the result
+// pipe (file descriptor 3).
+func tampering() {
+	// 100 MB to stdout and to stderr before the loop: not a fault in
+	// itself, but it must not cost the parent memory or time.
+	benchspec.Register("fault.flood", func(b *benchspec.B) {
+		line := bytes.Repeat([]byte("flood "), 1<<20/6)
+		for _, f := range []*os.File{os.Stdout, os.Stderr} {
+			for written := 0; written < 100<<20; written += len(line) {
+				f.Write(line)
+			}
+		}
+		for b.Loop() {
+		}
+	})
+	benchspec.Register("fault.closepipe", func(b *benchspec.B) {
+		syscall.Close(3)
+		for b.Loop() {
+		}
+	})
+	benchspec.Register("fault.garbage", func(b *benchspec.B) {
+		syscall.Write(3, []byte("this is not a message\n"))
+		for b.Loop() {
+		}
+	})
+}
+
+// processes registers benchmarks that start a child process: one leaves
+// it behind, one stops it before it returns.
+func processes() {
+	benchspec.Register("fault.orphan", func(b *benchspec.B) {
+		child := startChild(b)
+		record(b, "orphan", child.Process.Pid)
+		for b.Loop() {
+		}
+	})
+	benchspec.Register("fault.helper", func(b *benchspec.B) {
+		child := startChild(b)
+		record(b, "fork", os.Getpid())
+		record(b, "helper", child.Process.Pid)
+		for b.Loop() {
+		}
+		child.Process.Kill()
+		child.Wait()
+	})
+}
+
+// startChild starts this binary as a sleeping child process.
+func startChild(b *benchspec.B) *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "BENCHSPEC_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, envChild+"=1")
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return cmd
+}
+
+// record appends "role pid" to $FAULT_PIDFILE.
+func record(b *benchspec.B, role string, pid int) {
+	path := os.Getenv("FAULT_PIDFILE")
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Fprintf(f, "%s %d\n", role, pid)
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func main() { benchspec.Main() }

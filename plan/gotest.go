@@ -1,0 +1,137 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/benchspec/benchspec/spec"
+)
+
+// A scope is what one kind of spec entry selects from: the registered
+// benchmarks (entries without `package:`), or the benchmarks of one
+// package, by the name include and exclude match.
+type scope struct {
+	byName map[string]*Benchmark
+	names  []string // sorted
+}
+
+// scopesOf groups the benchmarks by Package.
+func scopesOf(registry []Benchmark) map[string]*scope {
+	out := map[string]*scope{}
+	for i := range registry {
+		b := &registry[i]
+		sc := out[b.Package]
+		if sc == nil {
+			sc = &scope{byName: map[string]*Benchmark{}}
+			out[b.Package] = sc
+		}
+		name := b.Name
+		if b.GoTest != nil {
+			name = b.GoTest.Func
+		}
+		sc.byName[name] = b
+		sc.names = append(sc.names, name)
+	}
+	for _, sc := range out {
+		sort.Strings(sc.names)
+	}
+	return out
+}
+
+// sortedNames returns the names to match, none for a nil scope.
+func (sc *scope) sortedNames() []string {
+	if sc == nil {
+		return nil
+	}
+	return sc.names
+}
+
+func noPackage(e *spec.Entry) *spec.Error {
+	return &spec.Error{Pos: e.PackagePos, Msg: fmt.Sprintf(
+		"package %q: no benchmarks of it are known here; package entries are run by `benchspec run` (go run github.com/benchspec/benchspec/cmd/benchspec run) or a suite's run, which build its test binary", e.Package)}
+}
+
+// checkTesting reports the settings of an entry that its go test
+// benchmarks cannot run with. A func(*testing.B) is measured by
+// testing.Benchmark, one call per iteration: there is no per-invocation
+// timing for sample mode and no synchronized threads. A package
+// benchmark also runs every iteration of a fork in one process of its
+// test binary with one -test.benchtime, and never in-process.
+func checkTesting(e *spec.Entry, matched []string, byName map[string]*Benchmark) spec.ErrorList {
+	var testing, pkg string
+	for _, m := range matched {
+		b := byName[m]
+		if b.Testing && testing == "" {
+			testing = b.Name
+		}
+		if b.GoTest != nil && pkg == "" {
+			pkg = b.GoTest.Func
+		}
+	}
+	if testing == "" && pkg == "" {
+		return nil
+	}
+	var errs spec.ErrorList
+	fail := func(pos spec.Pos, key, format string, args ...any) {
+		errs = append(errs, &spec.Error{Pos: pos, Msg: fmt.Sprintf("benchmarks[%d].%s: ", e.Index, key) + fmt.Sprintf(format, args...)})
+	}
+	s := &e.Settings
+	what := fmt.Sprintf("go test benchmarks (func(*testing.B)) such as %q", testing)
+	if pkg != "" {
+		what = fmt.Sprintf("package benchmarks such as %s", pkg)
+	}
+	if slices.Contains(s.Modes, spec.ModeSampleTime) {
+		fail(settingPos(e, "modes"), "modes", "sample mode is not available for %s: testing.B times whole runs of b.N invocations, never single ones; use avgt, thrpt or ss", what)
+	}
+	if s.Threads != 1 {
+		n := fmt.Sprint(s.Threads)
+		if s.Threads == spec.ThreadsMax {
+			n = "max"
+		}
+		fail(settingPos(e, "threads"), "threads", "threads: %s is not available for %s, which run on one goroutine; use threads: 1, and b.RunParallel inside the benchmark to measure in parallel", n, what)
+	}
+	if pkg == "" {
+		return errs
+	}
+	if s.Forks == 0 {
+		fail(settingPos(e, "forks"), "forks", "forks: 0 runs in-process, which %s cannot: they run in their package's test binary; use forks: 1 or more", what)
+	}
+	// One -test.benchtime serves the warmup and the measurement
+	// iterations of a fork: go test cannot change it between counts.
+	w, m := s.Warmup, s.Measurement
+	if w.Iterations > 0 {
+		timed := slices.ContainsFunc(s.Modes, func(m string) bool { return m != spec.ModeSingleShot })
+		if timed && w.Time != m.Time {
+			fail(settingPos(e, "warmup.time", "measurement.time", "warmup", "measurement"), "warmup.time",
+				"%s run all iterations of a fork with one -test.benchtime: warmup.time (%s) must equal measurement.time (%s)", what, w.Time, m.Time)
+		}
+		if slices.Contains(s.Modes, spec.ModeSingleShot) && max(w.BatchSize, 1) != max(m.BatchSize, 1) {
+			fail(settingPos(e, "warmup.batch_size", "measurement.batch_size", "warmup", "measurement"), "warmup.batch_size",
+				"%s run all iterations of a fork with one -test.benchtime: in ss mode warmup.batch_size (%d) must equal measurement.batch_size (%d)", what, w.BatchSize, m.BatchSize)
+		}
+	}
+	return errs
+}
+
+// settingPos is where the first of keys that has a position got its
+// value, or the entry.
+func settingPos(e *spec.Entry, keys ...string) spec.Pos {
+	for _, k := range keys {
+		if p, ok := e.SettingPos[k]; ok {
+			return p
+		}
+	}
+	return e.Pos
+}
+
+// PackageName is the benchmark name of the package benchmark function
+// fn: fn without its "Benchmark" prefix ("BenchmarkIndex" is "Index"),
+// the name go test's output and benchstat give it.
+func PackageName(fn string) string {
+	if name := strings.TrimPrefix(fn, "Benchmark"); name != "" {
+		return name
+	}
+	return fn
+}

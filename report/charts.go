@@ -1,0 +1,246 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/benchspec/benchspec/executor"
+)
+
+// The charts of the HTML report, drawn by gonum/plot as SVG. Text is set
+// in Liberation Sans, whose metrics match Arial and Helvetica, so that a
+// browser without the font lays the labels out the same way.
+
+var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+const chartWidth = 7.5 * vg.Inch
+
+// newPlot returns a plot with the chart font everywhere.
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xLabel, yLabel
+	for _, t := range []*draw.TextStyle{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle,
+		&p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
+		t.Font.Typeface, t.Font.Variant = chartFont.Typeface, chartFont.Variant
+	}
+	p.Title.TextStyle.Font.Size = 13
+	p.Legend.TextStyle.Font.Size = 10
+	p.X.Tick.Marker, p.Y.Tick.Marker = distinctTicks{}, distinctTicks{}
+	return p
+}
+
+// distinctTicks are gonum's default ticks with plain labels just precise
+// enough to tell apart and to say the tick's value: the default prints
+// 2.15 and 2.25 both as "2.2", and 12 as "1e+01".
+type distinctTicks struct{}
+
+func (distinctTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for decimals := 0; decimals <= 12; decimals++ {
+		if labelTicks(ticks, func(v float64) string { return strconv.FormatFloat(v, 'f', decimals, 64) }) {
+			return ticks
+		}
+	}
+	labelTicks(ticks, func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) })
+	return ticks
+}
+
+// labelTicks labels the labelled ticks with format and reports whether
+// the labels are distinct and each reads back as its tick's value.
+func labelTicks(ticks []plot.Tick, format func(float64) string) bool {
+	seen, ok := map[string]bool{}, true
+	for i, t := range ticks {
+		if t.Label == "" {
+			continue
+		}
+		ticks[i].Label = format(t.Value)
+		back, _ := strconv.ParseFloat(ticks[i].Label, 64)
+		ok = ok && !seen[ticks[i].Label] && math.Abs(back-t.Value) <= 1e-9*math.Max(math.Abs(t.Value), 1e-300)
+		seen[ticks[i].Label] = true
+	}
+	return ok
+}
+
+// barColor is the fill of score bars: a quiet blue.
+var barColor = color.RGBA{R: 0x4c, G: 0x78, B: 0xa8, A: 0xff}
+
+// svgOf draws p at the given size and returns the <svg> element, without
+// the XML prolog that a standalone file has.
+func svgOf(p *plot.Plot, w, h vg.Length) ([]byte, error) {
+	c := vgsvg.New(w, h)
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("report: drawing chart %q: %w", p.Title.Text, err)
+	}
+	out := buf.Bytes()
+	if i := bytes.Index(out, []byte("<svg")); i > 0 {
+		out = out[i:]
+	}
+	return out, nil
+}
+
+// bar is one bar of a score chart.
+type bar struct {
+	Label        string
+	Score, Error float64 // Error 0 when there is none
+}
+
+// scoreChart draws a horizontal bar per score with its error bar; all
+// scores share unit. Scores that do not exist must have been left out.
+func scoreChart(title, unit string, bars []bar) ([]byte, error) {
+	p := newPlot(title, unit, "")
+	values := make(plotter.Values, len(bars))
+	points := make(plotter.XYs, len(bars))
+	errs := make(plotter.XErrors, len(bars))
+	labels := make([]string, len(bars))
+	right := 0.0
+	for i, b := range bars {
+		j := len(bars) - 1 - i // the first bar on top
+		values[j], labels[j] = b.Score, b.Label
+		points[j] = plotter.XY{X: b.Score, Y: float64(j)}
+		errs[j].Low, errs[j].High = b.Error, b.Error
+		right = math.Max(right, b.Score+b.Error)
+	}
+	bc, err := plotter.NewBarChart(values, vg.Points(14))
+	if err != nil {
+		return nil, fmt.Errorf("report: chart %q: %w", title, err)
+	}
+	bc.Horizontal = true
+	bc.Color = barColor
+	bc.LineStyle.Width = 0
+	eb, err := plotter.NewXErrorBars(struct {
+		plotter.XYs
+		plotter.XErrors
+	}{points, errs})
+	if err != nil {
+		return nil, fmt.Errorf("report: chart %q: %w", title, err)
+	}
+	eb.LineStyle.Width = vg.Points(1.2)
+	eb.CapWidth = vg.Points(8)
+	p.Add(bc, eb, plotter.NewGrid())
+	p.NominalY(labels...)
+	p.X.Min, p.X.Max = math.Min(0, p.X.Min), math.Max(p.X.Max, 1.04*right) // room for the caps
+	return svgOf(p, chartWidth, vg.Points(float64(70+24*len(bars))))
+}
+
+// iterationChart draws the score of every iteration of every fork of a
+// run, warmup included, one line per fork, with the start of the
+// measurement marked: warmup trends and forks that disagree show at once.
+func iterationChart(title string, run *Run) ([]byte, error) {
+	p := newPlot(title, "iteration (warmup, then measurement)", Unit(run.Mode, run.Settings.TimeUnit))
+	p.Legend.Top = true
+	warmupIts, lo, hi := 0, math.Inf(1), math.Inf(-1)
+	for fi, f := range run.Forks {
+		var pts plotter.XYs
+		warm := 0
+		for _, it := range f.Iterations {
+			if it.Phase == executor.PhaseWarmup {
+				warm++
+			}
+		}
+		warmupIts = max(warmupIts, warm)
+		for _, it := range f.Iterations {
+			x := float64(it.Index)
+			if it.Phase == executor.PhaseMeasurement {
+				x += float64(warm)
+			}
+			if it.Score.Valid() {
+				pts = append(pts, plotter.XY{X: x, Y: float64(it.Score)})
+				lo, hi = math.Min(lo, float64(it.Score)), math.Max(hi, float64(it.Score))
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		line, marks, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, fmt.Errorf("report: chart %q: %w", title, err)
+		}
+		line.Color, marks.Color = plotutil.Color(fi), plotutil.Color(fi)
+		marks.Shape = plotutil.Shape(fi)
+		name := "fork " + strconv.Itoa(f.Fork)
+		if f.Warmup {
+			name += " (warmup fork)"
+			line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		}
+		if f.Error != "" {
+			name += " (failed)"
+		}
+		p.Add(line, marks)
+		p.Legend.Add(name, line, marks)
+	}
+	if warmupIts > 0 && lo <= hi {
+		edge, err := plotter.NewLine(plotter.XYs{{X: float64(warmupIts) + 0.5, Y: lo}, {X: float64(warmupIts) + 0.5, Y: hi}})
+		if err != nil {
+			return nil, fmt.Errorf("report: chart %q: %w", title, err)
+		}
+		edge.Color = color.Gray{Y: 150}
+		edge.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+		p.Add(edge)
+	}
+	if n := warmupIts + run.Settings.Measurement.Iterations; n <= 30 {
+		ticks := make([]plot.Tick, n)
+		for i := range ticks {
+			ticks[i] = plot.Tick{Value: float64(i + 1), Label: strconv.Itoa(i + 1)}
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	}
+	p.Add(plotter.NewGrid())
+	return svgOf(p, chartWidth, 3.2*vg.Inch)
+}
+
+// distributionChart draws a sample-mode histogram as a percentile curve:
+// the value (y) below which a fraction q of the samples fall, with q on a
+// "nines" axis (x = -log10(1-q): 90 %, 99 %, 99.9 % … evenly spaced), the
+// way latency is usually read; y is logarithmic when the values span
+// more than a factor of 10.
+func distributionChart(title string, h *Histogram, unit string) ([]byte, error) {
+	p := newPlot(title, "percentile", unit)
+	xMax := math.Log10(float64(h.Count))
+	var pts plotter.XYs
+	var seen uint64
+	for _, b := range h.Bins {
+		lo := float64(seen) / float64(h.Count)
+		seen += b.Count
+		hi := float64(seen) / float64(h.Count)
+		for _, q := range []float64{lo, hi} {
+			pts = append(pts, plotter.XY{X: math.Min(-math.Log10(1-q), xMax), Y: float64(b.Value)})
+		}
+	}
+	line, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, fmt.Errorf("report: chart %q: %w", title, err)
+	}
+	line.Color, line.Width = plotutil.Color(0), vg.Points(1.5)
+	p.Add(line, plotter.NewGrid())
+	var ticks []plot.Tick
+	for n := 0; float64(n) <= math.Ceil(xMax); n++ {
+		ticks = append(ticks, plot.Tick{Value: float64(n), Label: ninesLabel(n)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Min, p.X.Max = 0, math.Max(math.Ceil(xMax), 1)
+	if h.Min > 0 && float64(h.Max)/float64(h.Min) > 10 {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	return svgOf(p, chartWidth, 3.2*vg.Inch)
+}
+
+// ninesLabel labels the percentile 1-10⁻ⁿ: "0%", "90%", "99%", "99.9%"…
+func ninesLabel(n int) string {
+	if n == 0 {
+		return "0%"
+	}
+	return strconv.FormatFloat(100*(1-math.Pow10(-n)), 'f', max(n-2, 0), 64) + "%"
+}

@@ -1,0 +1,161 @@
+package compare
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func verdicts(res *Result) map[string]Verdict {
+	out := map[string]Verdict{}
+	for _, p := range res.Pairs {
+		out[p.Key] = p.Verdict
+	}
+	return out
+}
+
+func TestCompareSameBuildHasNoRegression(t *testing.T) {
+	res := Compare(load(t, baseFile), load(t, rerunFile), Options{Threshold: 0.05})
+	for _, p := range res.Pairs {
+		if p.Verdict != Unchanged {
+			t.Errorf("%s: %s (change %+.1f%%, p = %.3f), want unchanged", p.Key, p.Verdict, 100*p.Change, p.P)
+		}
+	}
+	if len(res.Pairs) != len(fixtureRuns) || res.Worse() {
+		t.Errorf("%d pairs, worse %v; want %d, false", len(res.Pairs), res.Worse(), len(fixtureRuns))
+	}
+}
+
+func TestCompareFindsTheSlowerBenchmark(t *testing.T) {
+	res := Compare(load(t, baseFile), load(t, slowFile), Options{Threshold: 0.05})
+	want := map[string]Verdict{
+		"counter.Inc1#avgt": Unchanged, "sqrt.Sunk#avgt": Regression, "list.Insert?size=1000#avgt": Unchanged,
+		"counter.Inc1#thrpt": Unchanged, "log.Classic#sample": Unchanged,
+	}
+	if diff := cmp.Diff(want, verdicts(res)); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+	p := res.Pairs[1]
+	if c := float64(p.Change); c < 0.25 || c > 0.35 || p.ChangeCI[0] > p.Change || p.ChangeCI[1] < p.Change || p.P > 0.001 {
+		t.Errorf("sqrt.Sunk: change %v, CI %v, p %v; want about +30 %% inside its CI, p < 0.001", p.Change, p.ChangeCI, p.P)
+	}
+	if !res.Worse() || res.Count(Regression) != 1 {
+		t.Errorf("worse %v with %d regressions, want true with 1", res.Worse(), res.Count(Regression))
+	}
+	// The same change below the threshold is no regression.
+	if v := verdicts(Compare(load(t, baseFile), load(t, slowFile), Options{Threshold: 0.5})); v["sqrt.Sunk#avgt"] != Unchanged {
+		t.Errorf("threshold 50 %%: sqrt.Sunk is %s, want unchanged", v["sqrt.Sunk#avgt"])
+	}
+}
+
+// TestCompareDirection checks that the unit decides what is worse:
+// fewer ops per time and more time per op.
+func TestCompareDirection(t *testing.T) {
+	for _, tc := range []struct {
+		key       string
+		factor    float64 // on the time per op
+		threshold float64
+		want      Verdict
+	}{
+		{"counter.Inc1#thrpt", 1.3, 0.05, Regression}, // slower: fewer ops/us
+		{"counter.Inc1#thrpt", 0.7, 0.05, Improvement},
+		{"counter.Inc1#avgt", 0.7, 0.05, Improvement},
+		{"list.Insert?size=1000#avgt", 1.3, 0.05, Regression},
+		{"log.Classic#sample", 1.3, 0.05, Regression},
+		// +6 %, its interval reaching below 5 %: not shown to be 5 % worse
+		{"counter.Inc1#avgt", 1.06, 0.05, Unchanged},
+		{"counter.Inc1#avgt", 1.06, 0, Regression},
+	} {
+		res := Compare(synthetic(1, nil), synthetic(2, map[string]float64{tc.key: tc.factor}), Options{Threshold: tc.threshold})
+		if got := verdicts(res)[tc.key]; got != tc.want {
+			t.Errorf("%s × %g at threshold %g: %s, want %s", tc.key, tc.factor, tc.threshold, got, tc.want)
+		}
+	}
+}
+
+func TestCompareUnmatchedAndFailed(t *testing.T) {
+	base, next := load(t, baseFile), load(t, rerunFile)
+	base.Runs = base.Runs[1:]      // counter.Inc1 avgt only in new
+	next.Runs = next.Runs[:4]      // log.Classic sample only in base
+	next.Runs[1].Status = "failed" // sqrt.Sunk failed in new
+	next.Runs[1].Error = "fork 2: exit status 2"
+	next.Runs[1].Primary = nil
+	res := Compare(base, next, Options{Threshold: 0.05})
+	if diff := cmp.Diff([]Run{runOf(&base.Runs[3])}, res.OnlyBase); diff != "" {
+		t.Errorf("only in base (-want +got):\n%s", diff)
+	}
+	if len(res.OnlyNew) != 1 || res.OnlyNew[0].Key != "counter.Inc1#avgt" {
+		t.Errorf("only in new = %+v, want counter.Inc1#avgt", res.OnlyNew)
+	}
+	p := res.Pairs[0]
+	if p.Key != "sqrt.Sunk#avgt" || p.Verdict != Failed || p.Reason != "failed in new: fork 2: exit status 2" || !res.Worse() {
+		t.Errorf("pair %s: %s (%s), worse %v; want failed in new, worse", p.Key, p.Verdict, p.Reason, res.Worse())
+	}
+}
+
+func TestCompareConvertsUnits(t *testing.T) {
+	base, next := load(t, baseFile), load(t, rerunFile)
+	r := &next.Runs[0] // counter.Inc1 avgt in ns/op: make it us/op
+	r.Primary.ScoreUnit, r.Primary.Score = "us/op", r.Primary.Score/1000
+	for _, fork := range r.Primary.RawData {
+		for i := range fork {
+			fork[i] /= 1000
+		}
+	}
+	res := Compare(base, next, Options{Threshold: 0.05})
+	if p := res.Pairs[0]; p.Unit != "ns/op" || p.Verdict != Unchanged || math.Abs(float64(p.Change)) > 0.05 {
+		t.Errorf("ns/op vs us/op: unit %s, %s, change %v; want ns/op, unchanged", p.Unit, p.Verdict, p.Change)
+	}
+	for _, tc := range []struct {
+		from, to string
+		want     float64
+		ok       bool
+	}{
+		{"us/op", "ns/op", 1000, true}, {"ops/us", "ops/s", 1e6, true}, {"ops/s", "ops/ms", 1e-3, true},
+		{"ns/op", "ops/ns", 0, false}, {"allocs/op", "ns/op", 0, false},
+	} {
+		if got, ok := conversion(tc.from, tc.to); ok != tc.ok || math.Abs(got-tc.want) > 1e-9*tc.want {
+			t.Errorf("conversion(%s, %s) = %v, %v; want %v, %v", tc.from, tc.to, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestWelch(t *testing.T) {
+	// Expected values computed independently: the moments by hand, the
+	// t distribution's tail by Simpson integration of its density.
+	a := []float64{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
+	b := []float64{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
+	w, ok := welch(a, b, 0.05)
+	want := welchResult{diff: 2.1666667, halfWidth: 1.8174296, df: 24.988529, p: 0.0213780}
+	if !ok || math.Abs(w.df-want.df) > 1e-5 || math.Abs(w.p-want.p) > 1e-6 || math.Abs(w.diff-want.diff) > 1e-6 ||
+		math.Abs(w.halfWidth-want.halfWidth) > 1e-6 {
+		t.Errorf("welch = %+v, %v; want %+v", w, ok, want)
+	}
+	if _, ok := welch([]float64{1}, b, 0.05); ok {
+		t.Errorf("welch with one value succeeds")
+	}
+	if w, _ := welch([]float64{2, 2}, []float64{2, 2, 2}, 0.05); w.p != 1 {
+		t.Errorf("identical constants: p = %v, want 1", w.p)
+	}
+	if w, _ := welch([]float64{2, 2}, []float64{3, 3}, 0.05); w.p != 0 {
+		t.Errorf("different constants: p = %v, want 0", w.p)
+	}
+}
+
+func TestWriteGolden(t *testing.T) {
+	res := Compare(load(t, baseFile), load(t, slowFile), Options{Threshold: 0.05})
+	res.BaseName, res.NewName = "base.json", "slow.json"
+	res.OnlyNew = []Run{{Key: "empty#avgt", Benchmark: "empty", Mode: "avgt"}}
+	for _, format := range Formats {
+		var b strings.Builder
+		if err := Write(&b, res, format); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "compare."+format+".golden", b.String())
+	}
+	if err := Write(&strings.Builder{}, res, "xml"); err == nil || !strings.Contains(err.Error(), "text, markdown, json") {
+		t.Errorf("Write(xml) error = %v, want one naming the formats", err)
+	}
+}

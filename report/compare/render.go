@@ -1,0 +1,156 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/benchspec/benchspec/report"
+)
+
+// Formats are the output formats Write accepts.
+var Formats = []string{"text", "markdown", "json"}
+
+// Write writes res to w in format: "text" (an aligned table for a
+// terminal), "markdown" (a table for a pull-request comment) or "json"
+// (Result as JSON; numbers that do not exist are null).
+func Write(w io.Writer, res *Result, format string) error {
+	switch format {
+	case "text":
+		return writeTable(w, res, false)
+	case "markdown":
+		return writeTable(w, res, true)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(res)
+	}
+	return fmt.Errorf("compare: unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
+}
+
+var header = []string{"Benchmark", "Params", "Mode", "Units", "Base", "New", "Change", "CI", "p", "Verdict"}
+
+func writeTable(w io.Writer, res *Result, markdown bool) error {
+	var b strings.Builder
+	intro := fmt.Sprintf("Comparing %s with %s (Welch's t-test): a change whose %g%% confidence interval lies beyond ±%s is a regression or an improvement.",
+		res.BaseName, res.NewName, 100*(1-res.Alpha), percent(res.Threshold, false))
+	ci := fmt.Sprintf("CI (%g%%)", 100*(1-res.Alpha))
+	rows := [][]string{}
+	for _, p := range res.Pairs {
+		rows = append(rows, []string{p.Benchmark, params(p.Params), p.Mode, p.Unit, side(p.Base), side(p.New),
+			percent(float64(p.Change), true), interval(p.ChangeCI), pValue(p.P), verdict(p)})
+	}
+	head := append([]string{}, header...)
+	head[7] = ci
+	if markdown {
+		b.WriteString(intro + "\n\n")
+		b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat(" --- |", len(head)) + "\n")
+		for _, r := range rows {
+			for i := range r {
+				r[i] = strings.ReplaceAll(r[i], "|", `\|`)
+			}
+			b.WriteString("| " + strings.Join(r, " | ") + " |\n")
+		}
+	} else {
+		b.WriteString(intro + "\n\n")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		for _, r := range append([][]string{head}, rows...) {
+			fmt.Fprintln(tw, strings.Join(r, "\t"))
+		}
+		tw.Flush()
+	}
+	for _, only := range []struct {
+		what string
+		runs []Run
+	}{{"Only in " + res.BaseName, res.OnlyBase}, {"Only in " + res.NewName, res.OnlyNew}} {
+		if len(only.runs) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s:\n", only.what)
+		for _, r := range only.runs {
+			fmt.Fprintf(&b, "  - %s\n", label(r))
+		}
+	}
+	var reasons []string
+	for _, p := range res.Pairs {
+		if p.Reason != "" {
+			reasons = append(reasons, fmt.Sprintf("  - %s: %s", label(p.Run), p.Reason))
+		}
+	}
+	if len(reasons) > 0 {
+		b.WriteString("\nNot compared:\n" + strings.Join(reasons, "\n") + "\n")
+	}
+	fmt.Fprintf(&b, "\nregressions: %d, improvements: %d, unchanged: %d, inconclusive: %d, failed: %d; only in %s: %d, only in %s: %d.\n",
+		res.Count(Regression), res.Count(Improvement), res.Count(Unchanged), res.Count(Inconclusive), res.Count(Failed),
+		res.BaseName, len(res.OnlyBase), res.NewName, len(res.OnlyNew))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func label(r Run) string {
+	if p := params(r.Params); p != "" {
+		return r.Benchmark + " (" + p + ") " + r.Mode
+	}
+	return r.Benchmark + " " + r.Mode
+}
+
+func params(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for i, k := range keys {
+		keys[i] = k + "=" + m[k]
+	}
+	return strings.Join(keys, " ")
+}
+
+func side(s Side) string {
+	if !s.Score.Valid() {
+		if s.Status != report.StatusOK {
+			return "FAILED"
+		}
+		return "n/a"
+	}
+	if !s.Error.Valid() {
+		return fmt.Sprintf("%.3f", float64(s.Score))
+	}
+	return fmt.Sprintf("%.3f ± %.3f", float64(s.Score), float64(s.Error))
+}
+
+func percent(f float64, sign bool) string {
+	switch {
+	case f != f:
+		return ""
+	case sign:
+		return fmt.Sprintf("%+.1f%%", 100*f)
+	}
+	return fmt.Sprintf("%g%%", 100*f)
+}
+
+func interval(ci [2]report.Float) string {
+	if !ci[0].Valid() || !ci[1].Valid() {
+		return ""
+	}
+	return "[" + percent(float64(ci[0]), true) + ", " + percent(float64(ci[1]), true) + "]"
+}
+
+func pValue(p report.Float) string {
+	if !p.Valid() {
+		return ""
+	}
+	return fmt.Sprintf("%.3f", float64(p))
+}
+
+func verdict(p Pair) string {
+	switch p.Verdict {
+	case Regression, Failed:
+		return strings.ToUpper(string(p.Verdict))
+	}
+	return string(p.Verdict)
+}

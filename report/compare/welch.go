@@ -1,0 +1,44 @@
+package compare
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// welchResult is Welch's t-test of the difference of two means.
+type welchResult struct {
+	diff      float64 // mean(b) − mean(a)
+	halfWidth float64 // of the (1−alpha) confidence interval of diff
+	df        float64 // Welch–Satterthwaite degrees of freedom
+	p         float64 // two-sided p-value of diff ≠ 0
+}
+
+// welch tests whether the means of a and b differ, without assuming equal
+// variances. ok is false when a side has fewer than two values. When
+// both sides have no spread at all, the difference is exact: p is 1 for
+// equal means and 0 otherwise.
+func welch(a, b []float64, alpha float64) (w welchResult, ok bool) {
+	if len(a) < 2 || len(b) < 2 {
+		return w, false
+	}
+	ma, va := stat.MeanVariance(a, nil)
+	mb, vb := stat.MeanVariance(b, nil)
+	na, nb := float64(len(a)), float64(len(b))
+	sa, sb := va/na, vb/nb // squared standard errors of the means
+	w.diff = mb - ma
+	se := math.Sqrt(sa + sb)
+	if se == 0 {
+		w.df, w.p = na+nb-2, 1
+		if w.diff != 0 {
+			w.p = 0
+		}
+		return w, true
+	}
+	w.df = (sa + sb) * (sa + sb) / (sa*sa/(na-1) + sb*sb/(nb-1))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: w.df}
+	w.p = math.Min(1, 2*t.Survival(math.Abs(w.diff)/se))
+	w.halfWidth = t.Quantile(1-alpha/2) * se
+	return w, true
+}

@@ -1,0 +1,87 @@
+package diag
+
+import (
+	"fmt"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/spec"
+)
+
+// deadCode fires when one call of the body costs less than DeadCodeRatio
+// times the empty loop: every fork measures the empty body with the same
+// Loop before its benchmark (TimerCalibration.BaselineNs), and an empty
+// loop iteration takes about one cycle, so below twice the baseline the
+// body adds less than a cycle — its work was compiled away, or it is too
+// small to measure.
+func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
+	var base []float64
+	for _, f := range in.Forks {
+		base = append(base, f.Timer.BaselineNs...)
+	}
+	calls := callTimes(in)
+	if len(base) == 0 || len(calls) == 0 || !finite(base) || !finite(calls) {
+		return nil
+	}
+	b, c := intervalOf(base), intervalOf(calls)
+	// The decision uses medians: one preempted 5 ms baseline iteration
+	// can raise the baseline's mean tenfold on a busy machine.
+	bm, cm := median(base), median(calls)
+	if bm <= 0 || cm >= th.DeadCodeRatio*bm {
+		return nil
+	}
+	ratio := cm / bm
+	return []Diagnostic{{
+		Code:     DeadCode,
+		Severity: SeverityWarning,
+		Message: fmt.Sprintf("a call takes %s ns (median; mean %s, 99.9 %% CI [%s, %s]), %s× the empty loop's %s ns (median; mean %s, CI [%s, %s]) measured by the same forks, under %s×: "+
+			"the body adds less than a CPU cycle, so its work was probably compiled away. "+
+			"Sink its result (benchspec.Sink / b.Sink) or make it depend on state the loop changes; "+
+			"if the benchmark measures the empty loop on purpose, ignore DEAD_CODE for it in the spec",
+			num(cm), num(c.mean), num(c.lo()), num(c.hi()), num(ratio), num(bm), num(b.mean), num(b.lo()), num(b.hi()), num(th.DeadCodeRatio)),
+		Evidence: map[string]float64{
+			"call_ns": cm, "call_mean_ns": c.mean, "call_ci_low": c.lo(), "call_ci_high": c.hi(),
+			"baseline_ns": bm, "baseline_mean_ns": b.mean, "baseline_ci_low": b.lo(), "baseline_ci_high": b.hi(),
+			"ratio": ratio,
+		},
+	}}
+}
+
+// callTimes returns, per measurement iteration of every measured fork,
+// the time of one call of the body in nanoseconds per thread — the same
+// quantity the baseline measures. Single-shot and sample mode time each
+// batch with one clock read pair, whose cost is taken out.
+func callTimes(in *Input) []float64 {
+	threads := float64(max(in.Threads, 1))
+	opi := float64(max(in.Settings.OpsPerInvocation, 1))
+	batch := float64(max(in.Settings.Measurement.BatchSize, 1))
+	var out []float64
+	for _, f := range in.Forks {
+		ovh := max(f.Timer.OverheadNs, 0)
+		for _, it := range f.Iterations {
+			if it.Phase != executor.PhaseMeasurement {
+				continue
+			}
+			switch in.Mode {
+			case spec.ModeSampleTime:
+				if it.Histogram == nil || it.Histogram.Count == 0 {
+					continue
+				}
+				perBatch := it.Histogram.Sum / float64(it.Histogram.Count) * opi
+				out = append(out, max(perBatch-ovh, 0)/batch)
+			case spec.ModeSingleShot:
+				if it.Invocations > 0 {
+					out = append(out, max(it.TimeNs-threads*ovh, 0)/float64(it.Invocations))
+				}
+			case spec.ModeThroughput: // TimeNs is the threads' mean window
+				if it.Invocations > 0 {
+					out = append(out, it.TimeNs*threads/float64(it.Invocations))
+				}
+			default: // avgt: TimeNs and Invocations add up over threads
+				if it.Invocations > 0 {
+					out = append(out, it.TimeNs/float64(it.Invocations))
+				}
+			}
+		}
+	}
+	return out
+}

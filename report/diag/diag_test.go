@@ -1,0 +1,431 @@
+package diag
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/spec"
+)
+
+// The checks are tested with constructed data: each fires on a bad case,
+// stays silent on a good one, and honours its thresholds.
+
+const (
+	resolutionNs = 20
+	overheadNs   = 25
+	baselineNs   = 0.25
+)
+
+// settings returns avgt-like settings with thresholds d.
+func settings(forks int, d spec.DiagSettings) spec.Settings {
+	return spec.Settings{
+		TimeUnit: "ns", Forks: forks, OpsPerInvocation: 1, Threads: 1,
+		Warmup:      spec.Iterations{Iterations: 1, Time: time.Second, BatchSize: 1},
+		Measurement: spec.Iterations{Iterations: 5, Time: time.Second, BatchSize: 1},
+		Diagnostics: d,
+	}
+}
+
+// timedInput returns an avgt (or thrpt, ss) input whose forks measured
+// the given ns per call, one slice per fork; ss iterations time one batch
+// of batch calls.
+func timedInput(mode string, batch int, d spec.DiagSettings, perFork ...[]float64) *Input {
+	s := settings(len(perFork), d)
+	s.Measurement.BatchSize = batch
+	in := &Input{Mode: mode, Settings: s, Threads: 1, Unit: "ns/op", UnitNs: 1}
+	var all []float64
+	for i, ns := range perFork {
+		f := executor.ForkResult{Run: 0, Fork: i + 1, Timer: executor.TimerCalibration{
+			ResolutionNs: resolutionNs, OverheadNs: overheadNs,
+			BaselineNs: []float64{baselineNs, baselineNs * 1.02, baselineNs * 0.98, baselineNs, baselineNs * 1.01},
+		}}
+		var scores []float64
+		for j, v := range ns {
+			it := executor.Iteration{Phase: executor.PhaseMeasurement, Index: j + 1}
+			switch mode {
+			case spec.ModeSingleShot:
+				it.Invocations, it.Ops, it.TimeNs = uint64(batch), 1, v*float64(batch)
+			default:
+				it.Invocations, it.Ops, it.TimeNs = 1e6, 1e6, v*1e6
+			}
+			f.Iterations = append(f.Iterations, it)
+			score := it.TimeNs / it.Ops
+			if mode == spec.ModeThroughput {
+				score = 1 / score
+			}
+			scores = append(scores, score)
+		}
+		in.Forks = append(in.Forks, f)
+		in.Scores = append(in.Scores, scores)
+		all = append(all, scores...)
+	}
+	iv := intervalOf(all)
+	in.Score, in.Error, in.Count = iv.mean, iv.half, iv.n
+	return in
+}
+
+// avgt is timedInput in avgt mode.
+func avgt(d spec.DiagSettings, perFork ...[]float64) *Input {
+	return timedInput(spec.ModeAverageTime, 1, d, perFork...)
+}
+
+// noisy returns n values around mean with relative normal noise sd,
+// seeded so that tests are repeatable.
+func noisy(seed uint64, n int, mean, sd float64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 7))
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = mean * (1 + sd*r.NormFloat64())
+	}
+	return out
+}
+
+// trending returns n values rising by slope (relative) per iteration.
+func trending(seed uint64, n int, mean, slope, sd float64) []float64 {
+	out := noisy(seed, n, mean, sd)
+	for i := range out {
+		out[i] += mean * slope * float64(i)
+	}
+	return out
+}
+
+// bimodal returns n values alternating between modes near 100 and 200.
+func bimodal(n int) []float64 {
+	lo, hi := noisy(1, n/2, 100, 0.01), noisy(2, n/2, 200, 0.005)
+	out := make([]float64, 0, n)
+	for i := range lo {
+		out = append(out, lo[i], hi[i])
+	}
+	return out
+}
+
+func codes(ds []Diagnostic) []string {
+	out := []string{}
+	for _, d := range ds {
+		out = append(out, d.Code)
+	}
+	return out
+}
+
+func TestCheck(t *testing.T) {
+	def := spec.DiagSettings{}
+	steady := func(seed uint64, mean float64) []float64 { return noisy(seed, 10, mean, 0.01) }
+	tight := func(seed uint64, mean float64) []float64 { return noisy(seed, 10, mean, 0.002) }
+	tests := []struct {
+		name string
+		in   *Input
+		want []string
+	}{
+		{"sound", avgt(def, steady(1, 100), steady(2, 100), steady(3, 100)), []string{}},
+
+		{"dead code", avgt(def, steady(1, 0.3), steady(2, 0.3), steady(3, 0.3)), []string{DeadCode}},
+		{"smallest real work", avgt(def, steady(1, 1.2), steady(2, 1.2), steady(3, 1.2)), []string{}},
+		{"dead code, lower ratio", avgt(spec.DiagSettings{DeadCodeRatio: 1.1}, steady(1, 0.3), steady(2, 0.3), steady(3, 0.3)), []string{}},
+		{"dead code in thrpt", timedInput(spec.ModeThroughput, 1, def, steady(1, 0.26), steady(2, 0.26)), []string{DeadCode}},
+
+		{"one call per ss interval", timedInput(spec.ModeSingleShot, 1, def, steady(1, 150), steady(2, 150)), []string{TimerResolution}},
+		{"a batch per ss interval", timedInput(spec.ModeSingleShot, 10000, def, steady(1, 150), steady(2, 150)), []string{}},
+		{"one call per ss interval, lax ratio", timedInput(spec.ModeSingleShot, 1, spec.DiagSettings{TimerRatio: 0.5}, steady(1, 150), steady(2, 150)), []string{}},
+
+		{"trend", avgt(def, trending(1, 10, 100, 0.05, 0.01), trending(2, 10, 100, 0.05, 0.01)), []string{NotSteady}},
+		{"small trend", avgt(def, trending(1, 10, 100, 0.005, 0.001), trending(2, 10, 100, 0.005, 0.001)), []string{}},
+		{"small trend, lower slope floor", avgt(spec.DiagSettings{NotSteadySlope: 0.001}, trending(1, 10, 100, 0.005, 0.001), trending(2, 10, 100, 0.005, 0.001)), []string{NotSteady}},
+		{"monotone but short", avgt(def, []float64{100, 101, 102, 103}), []string{}},
+		{"monotone but short, lax p", avgt(spec.DiagSettings{NotSteadyP: 0.1}, []float64{100, 102, 104, 106}), []string{NotSteady}},
+
+		{"forks disagree", avgt(def, steady(1, 100), steady(2, 100), steady(3, 130)), []string{ForksDisagree}},
+		{"forks differ by 3 %", avgt(def, tight(1, 100), tight(2, 100), tight(3, 103)), []string{}},
+		{"forks differ by 3 %, lower spread floor", avgt(spec.DiagSettings{ForksDisagreeSpread: 0.01}, tight(1, 100), tight(2, 100), tight(3, 103)), []string{ForksDisagree}},
+		{"forks differ by 3 %, higher ratio", avgt(spec.DiagSettings{ForksDisagreeSpread: 0.01, ForksDisagreeRatio: 1e6}, tight(1, 100), tight(2, 100), tight(3, 103)), []string{}},
+
+		{"two modes", avgt(def, bimodal(40)), []string{Multimodal, HighVariance}},
+		{"two modes, too few values", avgt(def, bimodal(20)), []string{HighVariance}},
+		{"two modes, fewer values needed", avgt(spec.DiagSettings{MultimodalMinValues: 20}, bimodal(20)), []string{Multimodal, HighVariance}},
+		{"two modes, higher mvalue", avgt(spec.DiagSettings{MultimodalMValue: 10}, bimodal(40)), []string{HighVariance}},
+		{"one mode", avgt(def, noisy(1, 60, 100, 0.03)), []string{}},
+
+		{"high variance", avgt(def, noisy(1, 10, 100, 0.3), noisy(2, 10, 100, 0.3)), []string{HighVariance}},
+		{"high variance, lax cv", avgt(spec.DiagSettings{HighVarianceCV: 0.6}, noisy(1, 10, 100, 0.3), noisy(2, 10, 100, 0.3)), []string{}},
+		{"outlier that moves the mean", avgt(def, append(steady(1, 100), 400), steady(2, 100)), []string{HighVariance}},
+		{"outlier that barely moves the mean", avgt(def, append(steady(1, 100), 130), steady(2, 100)), []string{}},
+
+		{"two values", avgt(def, []float64{100, 101}), []string{TooFewSamples}},
+		{"two dead values", avgt(def, []float64{0.3, 0.3}), []string{TooFewSamples}},
+		{"interval wider than the score", avgt(spec.DiagSettings{HighVarianceCV: 10}, []float64{10, 100, 300}), []string{TooFewSamples}},
+
+		{"in process", avgt(def, steady(1, 100)), []string{InProcess}},
+		{"in process, two values", avgt(def, []float64{100, 101}), []string{InProcess, TooFewSamples}},
+
+		{"ignored", avgt(spec.DiagSettings{Ignore: []string{DeadCode}}, steady(1, 0.3), steady(2, 0.3)), []string{}},
+		{"a trend hides the spread it causes", avgt(def, trending(1, 10, 100, 0.1, 0.01)), []string{NotSteady}},
+		{"ignoring the trend shows the spread", avgt(spec.DiagSettings{Ignore: []string{NotSteady}}, trending(1, 10, 100, 0.1, 0.01)), []string{HighVariance}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if strings.HasPrefix(tt.name, "in process") {
+				tt.in.Settings.Forks = 0
+			}
+			ds := Check(tt.in)
+			if diff := cmp.Diff(tt.want, codes(ds)); diff != "" {
+				for _, d := range ds {
+					t.Log(d)
+				}
+				t.Errorf("codes (-want +got):\n%s", diff)
+			}
+			for _, d := range ds {
+				if d.Message == "" || d.Evidence == nil || (d.Severity != SeverityWarning && d.Severity != SeverityInfo) {
+					t.Errorf("incomplete diagnostic %+v", d)
+				}
+			}
+		})
+	}
+}
+
+// Every warning names its remedy and carries its evidence.
+func TestEvidenceAndRemedy(t *testing.T) {
+	def := spec.DiagSettings{}
+	tests := []struct {
+		code     string
+		in       *Input
+		severity string
+		remedy   string
+		evidence []string
+	}{
+		{DeadCode, avgt(def, noisy(1, 5, 0.3, 0.01), noisy(2, 5, 0.3, 0.01)), SeverityWarning, "Sink",
+			[]string{"call_ns", "call_ci_low", "call_ci_high", "baseline_ns", "baseline_ci_low", "baseline_ci_high", "ratio"}},
+		{TimerResolution, timedInput(spec.ModeSingleShot, 1, def, noisy(1, 10, 150, 0.01)), SeverityWarning, "batch_size",
+			[]string{"interval_ns", "resolution_ns", "overhead_ns", "ratio", "suggested_batch_size"}},
+		{NotSteady, avgt(def, trending(1, 10, 100, 0.05, 0.01)), SeverityWarning, "warmup",
+			[]string{"slope", "slope_rel", "p_value", "s", "z"}},
+		{ForksDisagree, avgt(def, noisy(1, 10, 100, 0.01), noisy(2, 10, 130, 0.01)), SeverityWarning, "more forks",
+			[]string{"f", "p_value", "variance_ratio", "spread", "mean_fork_1", "mean_fork_2"}},
+		{Multimodal, avgt(def, bimodal(40)), SeverityWarning, "distribution",
+			[]string{"mvalue", "modes", "mode_1", "mode_2"}},
+		{HighVariance, avgt(def, noisy(1, 10, 100, 0.3)), SeverityWarning, "iterations longer",
+			[]string{"cv", "robust_cv", "outliers"}},
+		{HighVariance, avgt(def, append(noisy(1, 10, 100, 0.01), 500)), SeverityInfo, "raw data",
+			[]string{"cv", "robust_cv", "outliers", "outlier_shift"}},
+		{TooFewSamples, avgt(def, []float64{1, 2}), SeverityWarning, "more measurement iterations",
+			[]string{"n", "score", "error"}},
+	}
+	for _, tt := range tests {
+		ds := Check(tt.in)
+		i := slices.IndexFunc(ds, func(d Diagnostic) bool { return d.Code == tt.code })
+		if i < 0 {
+			t.Errorf("no %s among %v for %v", tt.code, codes(ds), tt.in.Scores)
+			continue
+		}
+		d := ds[i]
+		if d.Severity != tt.severity {
+			t.Errorf("%s: severity %s, want %s", d.Code, d.Severity, tt.severity)
+		}
+		if !strings.Contains(d.Message, tt.remedy) {
+			t.Errorf("%s: message %q does not name the remedy (%q)", d.Code, d.Message, tt.remedy)
+		}
+		for _, k := range tt.evidence {
+			if _, ok := d.Evidence[k]; !ok {
+				t.Errorf("%s: evidence %v lacks %q", d.Code, d.Evidence, k)
+			}
+		}
+	}
+}
+
+func TestTimerSuggestsABatch(t *testing.T) {
+	ds := Check(timedInput(spec.ModeSingleShot, 1, spec.DiagSettings{}, noisy(1, 10, 150, 0.001)))
+	if len(ds) != 1 {
+		t.Fatalf("got %v", ds)
+	}
+	// 25 ns of overhead is 1 % of 2500 ns: 16.7 calls of 150 ns, rounded up to 20
+	if got := ds[0].Evidence["suggested_batch_size"]; got != 20 {
+		t.Errorf("suggested batch size %v, want 20", got)
+	}
+}
+
+// Sample mode times randomly chosen batches: its timed interval is one
+// batch, its dead-code time the batch's time per call without the clock.
+func TestSampleMode(t *testing.T) {
+	sample := func(perOpNs float64, batch int) *Input {
+		s := settings(1, spec.DiagSettings{})
+		s.Measurement.BatchSize = batch
+		in := &Input{Mode: spec.ModeSampleTime, Settings: s, Threads: 1, Unit: "ns/op", UnitNs: 1}
+		h := &hist.Histogram{}
+		f := executor.ForkResult{Fork: 1, Timer: executor.TimerCalibration{ResolutionNs: resolutionNs, OverheadNs: overheadNs,
+			BaselineNs: []float64{baselineNs, baselineNs, baselineNs}}}
+		var scores []float64
+		for i := range 5 {
+			ih := &hist.Histogram{}
+			for _, v := range noisy(uint64(i), 200, perOpNs, 0.01) {
+				ih.Record(v)
+			}
+			snap := ih.Snapshot()
+			f.Iterations = append(f.Iterations, executor.Iteration{Phase: executor.PhaseMeasurement, Index: i + 1,
+				Ops: float64(ih.Count()), TimeNs: ih.Sum(), Invocations: ih.Count() * uint64(batch), Histogram: &snap})
+			h.Merge(ih)
+			scores = append(scores, ih.Mean())
+		}
+		in.Forks, in.Scores, in.Samples = []executor.ForkResult{f}, [][]float64{scores}, h
+		in.Score, in.Count = h.Mean(), int(h.Count())
+		in.Error = intervalOf(scores).half
+		return in
+	}
+	for _, tt := range []struct {
+		name    string
+		in      *Input
+		want    []string
+		perCall float64
+	}{
+		{"one call per sample", sample(150, 1), []string{TimerResolution}, 0},
+		{"a batch per sample", sample(150000, 1000), []string{}, 0},
+		{"a dead batch per sample", sample(0.3*100000+overheadNs, 100000), []string{DeadCode}, 0.3},
+	} {
+		ds := Check(tt.in)
+		if diff := cmp.Diff(tt.want, codes(ds)); diff != "" {
+			t.Errorf("%s: codes (-want +got):\n%s", tt.name, diff)
+		}
+		if tt.perCall > 0 && len(ds) > 0 && math.Abs(ds[0].Evidence["call_ns"]-tt.perCall) > 0.01 {
+			t.Errorf("%s: call_ns %v, want %v (the clock read taken out)", tt.name, ds[0].Evidence["call_ns"], tt.perCall)
+		}
+	}
+}
+
+func TestSampleHistogramModes(t *testing.T) {
+	in := &Input{Mode: spec.ModeSampleTime, Settings: settings(1, spec.DiagSettings{}), Threads: 1, Unit: "us/op", UnitNs: 1000}
+	h := &hist.Histogram{}
+	for _, v := range append(noisy(1, 3000, 10000, 0.02), noisy(2, 3000, 30000, 0.02)...) {
+		h.Record(v)
+	}
+	in.Samples = h
+	ds := multimodal(in, in.Settings.Diagnostics.WithDefaults(), false)
+	if len(ds) != 1 {
+		t.Fatalf("got %v, want one MULTIMODAL", ds)
+	}
+	ev := ds[0].Evidence
+	modes := []float64{ev["mode_1"], ev["mode_2"]}
+	slices.Sort(modes)
+	if ev["mvalue"] < 3.2 || math.Abs(modes[0]-10) > 1 || math.Abs(modes[1]-30) > 3 {
+		t.Errorf("evidence %v, want an mvalue ≥ 3.2 and modes near 10 and 30 us/op", ev)
+	}
+	if got := multimodal(in, in.Settings.Diagnostics.WithDefaults(), true); got != nil {
+		t.Errorf("forks that disagree explain the modes; got %v", got)
+	}
+}
+
+func TestMannKendall(t *testing.T) {
+	tests := []struct {
+		name           string
+		series         [][]float64
+		s, variance, p float64
+	}{
+		// n = 5 rising: S = 10, Var = 5·4·15/18, Z = 9/√Var
+		{"rising", [][]float64{{1, 2, 3, 4, 5}}, 10, 50.0 / 3, 0.02752},
+		// ties: the pair (1, 1) counts 0 and takes 2·1·9/18 off the variance
+		{"ties", [][]float64{{1, 1, 2}}, 2, 8.0 / 3, 0.5403},
+		// seasons add up: two falling forks
+		{"two forks", [][]float64{{5, 4, 3, 2, 1}, {5, 4, 3, 2, 1}}, -20, 100.0 / 3, 0.000999},
+		{"flat", [][]float64{{3, 3, 3, 3}}, 0, 0, 1},
+	}
+	for _, tt := range tests {
+		got := mannKendall(tt.series)
+		if got.s != tt.s || math.Abs(got.variance-tt.variance) > 1e-9 || math.Abs(got.p-tt.p) > 1e-4 {
+			t.Errorf("%s: S %v Var %v p %v, want %v %v %v", tt.name, got.s, got.variance, got.p, tt.s, tt.variance, tt.p)
+		}
+	}
+	if got := mannKendall([][]float64{{1, 3, 5, 7}}).slope; got != 2 {
+		t.Errorf("Sen's slope %v, want 2", got)
+	}
+}
+
+func TestOneWayANOVA(t *testing.T) {
+	// means 2 and 5: SSB = 13.5 on 1 df, SSW = 4 on 4 df, F = 13.5, the
+	// square of the two-sample t statistic, p = 0.0213
+	a, ok := oneWay([][]float64{{1, 2, 3}, {4, 5, 6}})
+	if !ok || math.Abs(a.f-13.5) > 1e-9 || math.Abs(a.p-0.02131) > 1e-4 {
+		t.Fatalf("F %v p %v, want 13.5 and 0.0213", a.f, a.p)
+	}
+	// variance component (MSB − MSW)/n0 = (13.5 − 1)/3 over MSW = 1
+	if math.Abs(a.ratio-12.5/3) > 1e-9 {
+		t.Errorf("variance ratio %v, want %v", a.ratio, 12.5/3)
+	}
+	if _, ok := oneWay([][]float64{{1, 2, 3}}); ok {
+		t.Error("one fork: want no ANOVA")
+	}
+}
+
+func TestMValue(t *testing.T) {
+	one := []mass{}
+	for _, v := range noisy(1, 1000, 100, 0.05) {
+		one = append(one, mass{v, v, 1})
+	}
+	two := slices.Clone(one)
+	for _, v := range noisy(2, 1000, 200, 0.025) {
+		two = append(two, mass{v, v, 1})
+	}
+	if m := mvalue(one, 0).mvalue; m > 2.8 {
+		t.Errorf("one mode: mvalue %v, want about 2", m)
+	}
+	if m := mvalue(two, 0).mvalue; m < 3.5 {
+		t.Errorf("two modes: mvalue %v, want about 4", m)
+	}
+	if m := mvalue([]mass{{5, 5, 1}, {5, 5, 1}, {5, 5, 1}}, 0).mvalue; m != 2 {
+		t.Errorf("constant: mvalue %v, want 2", m)
+	}
+}
+
+func TestNiceCeil(t *testing.T) {
+	for _, tt := range []struct{ in, want float64 }{{0.3, 1}, {1, 1}, {1.2, 2}, {16.7, 20}, {20, 20}, {21, 50}, {499, 500}, {501, 1000}} {
+		if got := niceCeil(tt.in); got != tt.want {
+			t.Errorf("niceCeil(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Codes and the spec schema's enum of ignorable codes are the same list.
+func TestCodesAreDocumented(t *testing.T) {
+	want := []string{"DEAD_CODE", "TIMER_RESOLUTION", "NOT_STEADY", "FORKS_DISAGREE", "MULTIMODAL", "HIGH_VARIANCE", "TOO_FEW_SAMPLES", "IN_PROCESS"}
+	got := slices.Clone(Codes)
+	slices.Sort(got)
+	slices.Sort(want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("codes (-want +got):\n%s", diff)
+	}
+}
+
+func TestCheckEnv(t *testing.T) {
+	tests := []struct {
+		name string
+		env  Env
+		want []string
+	}{
+		{"quiet dedicated machine", Env{Governors: []string{"performance"}, Load1: 0.1, AvailableCPUs: 8, GOMAXPROCS: []int{8}}, nil},
+		{"unknown facts", Env{Load1: math.NaN()}, nil},
+		{"powersave", Env{Governors: []string{"performance", "powersave"}, Load1: 0.1, AvailableCPUs: 8}, []string{EnvGovernor}},
+		{"hypervisor", Env{Hypervisor: "KVM", Load1: 0.1, AvailableCPUs: 8}, []string{EnvHypervisor}},
+		{"half busy", Env{Load1: 4, AvailableCPUs: 8}, []string{EnvLoad}},
+		{"busy", Env{Load1: 9, AvailableCPUs: 8}, []string{EnvLoad}},
+		{"GOMAXPROCS above the quota", Env{Load1: 0, AvailableCPUs: 1.5, GOMAXPROCS: []int{2, 4, 4}}, []string{EnvGOMAXPROCS}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, d := range CheckEnv(tt.env) {
+			got = append(got, d.Code)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	sev := func(e Env) string { return CheckEnv(e)[0].Severity }
+	if sev(Env{Load1: 4, AvailableCPUs: 8}) != SeverityInfo || sev(Env{Load1: 9, AvailableCPUs: 8}) != SeverityWarning {
+		t.Error("load: want info when half the CPUs are busy, warning when all are")
+	}
+	if sev(Env{Hypervisor: "KVM", Load1: math.NaN()}) != SeverityInfo {
+		t.Error("hypervisor: want info")
+	}
+}

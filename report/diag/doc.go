@@ -1,0 +1,74 @@
+// Package diag tells the user when a number cannot be trusted. Its checks
+// are pure functions over what the forks measured (executor.ForkResult:
+// iteration times and operations, sample histograms, the clock
+// calibration and empty-loop baseline of every fork) and return
+// diagnostics as data — a stable code, a severity, a message that names
+// the remedy, and the evidence in numbers — the way benchmath returns
+// Sample.Warnings rather than printing them.
+//
+// The package is opinionated, and its first opinion is that a false alarm
+// costs more than a missed one: a user who learns that the warnings cry
+// wolf stops reading them. Every statistical test therefore needs both
+// strict significance (p < 0.001 by default) and an effect large enough to
+// matter, so that sound benchmarks stay silent on a shared, noisy 2-core
+// VM:
+//
+//   - DEAD_CODE: the median time per call of the body is below three
+//     times the median empty-loop baseline the same forks measured with
+//     the same Loop. An empty loop iteration costs about one cycle (one
+//     taken branch), so the rule reads "the body adds less than about two
+//     cycles": either the compiler removed it, or it is too small to be
+//     measured. The baseline is measured, not assumed, so the rule needs
+//     no CPU frequency; medians, because one preempted 5 ms baseline
+//     iteration on a busy machine can raise the mean tenfold. On the 2-core
+//     VM this was tuned on, dead bodies measured 0.8–2.1× the baseline
+//     (up to 1.8× under heavy contention) and the smallest real one, an
+//     interface call that increments a counter, 4.7–9×.
+//   - TIMER_RESOLUTION: the clock's resolution or the cost of one read is
+//     more than 1 % of the typical timed interval (ss: a batch; sample: a
+//     sampled batch; thrpt and avgt: a whole iteration).
+//   - NOT_STEADY: the seasonal Mann-Kendall test (each fork a season, its
+//     S and variance summed, ties corrected) finds a trend with p < 0.001
+//     and Sen's slope is above 1 % of the mean per iteration.
+//   - FORKS_DISAGREE: the one-way ANOVA over the forks has p < 0.001, the
+//     between-fork variance component is at least 4 times the within-fork
+//     variance (fork means spread twice as far as the iterations of a
+//     fork), and the fork means lie more than 5 % apart. Significance
+//     alone would fire on any tiny, real difference between processes
+//     (2–4 % is common: memory layout, the core a fork ran on); the ratio
+//     and the spread ask for a large one. When it fires, the reported
+//     error, which treats every iteration as independent, is too small.
+//   - MULTIMODAL: BenchmarkDotNet's mvalue (2 for one mode, 4 for two) is
+//     at least 3.2, which BenchmarkDotNet calls bimodal (4.2 and up
+//     multimodal; its "may have several modes" from 2.8 is not reported).
+//     Iteration scores are only tested when there are at least 30 of them,
+//     the sample histogram always. The histograms are made robust against
+//     the noise of fixed-width bins; see mvalue.
+//   - HIGH_VARIANCE: the robust coefficient of variation (1.4826 × MAD /
+//     median, the normal-consistent stdev over the median) is above 10 %:
+//     most iterations disagree, which a spike from another process cannot
+//     cause on its own. Outliers beyond Tukey's fences are only reported,
+//     with severity info, when dropping them moves the mean by more than
+//     5 %.
+//   - TOO_FEW_SAMPLES: n ≤ 2 (there is no useful 99.9 % error), or the
+//     99.9 % interval is wider than the score itself.
+//   - IN_PROCESS: forks: 0.
+//
+// Every threshold can be set in the spec (`diagnostics:`, see
+// spec.DiagSettings), per entry, and codes can be ignored there.
+//
+// Severities: SeverityWarning means the number should not be used as it
+// is; `run --strict` exits 1 on any warning. SeverityInfo is context that
+// does not make the number wrong (outliers that moved the mean, the
+// environment running under a hypervisor).
+//
+// Diagnostics that follow from another one are not repeated. With n ≤ 2
+// only TOO_FEW_SAMPLES is computed. When the clock cannot time the
+// intervals (TIMER_RESOLUTION) or the body is dead (DEAD_CODE), every
+// other check would read numbers that measure the clock or the harness,
+// and is skipped (IN_PROCESS excepted). A trend (NOT_STEADY) explains a
+// wide interval, a large spread and a flat, wide distribution, so
+// TOO_FEW_SAMPLES, HIGH_VARIANCE and MULTIMODAL are skipped then; forks
+// that disagree explain several modes. Ignoring a code in the spec lets
+// the ones it would have hidden through.
+package diag

@@ -1,0 +1,175 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/spec"
+)
+
+// GoBenchRenderer writes the Go benchmark format
+// (golang.org/design/14313-benchmark-format) with benchfmt, so that
+// `benchstat base.txt new.txt` compares two reports directly.
+//
+// Each measurement iteration of each measured fork is one result line,
+// so benchstat sees forks × iterations samples, like the score's Cnt:
+//
+//	BenchmarkName/param=value-GOMAXPROCS  ops  value unit  [value metric ...]
+//
+// The name is the registered name with whitespace replaced by '_' (dots
+// are kept: "Benchmarklog.Classic", which benchstat shows as
+// "log.Classic"), then "/name=value" per parameter in name order ('/' and
+// whitespace in values become '_'), then "-GOMAXPROCS" of the forks
+// unless it is 1, as `go test` names them. The iteration count is the
+// iteration's number of operations, rounded.
+//
+// Units: avgt, sample and ss write ns/op whatever the spec's time_unit
+// (benchstat shows it as sec/op); thrpt writes ops/s with a "Unit ops/s
+// better=higher" line, so benchstat knows which way is better. Sample
+// mode's value is the mean of the iteration's samples. Per-iteration
+// secondary metrics follow on the same line under their names; metrics
+// reported once per fork appear on the fork's first line only, so their
+// sample count is the number of forks. Sample mode's percentiles are not
+// written: benchstat computes its own summaries.
+//
+// File configuration: goos, goarch, pkg (the suite name: there is no Go
+// package behind a spec) and cpu, then benchspec-mode, benchspec-forks,
+// benchspec-warmup, benchspec-measurement ("ITERATIONSxTIME", with
+// "/batch=N" when the batch size is not 1) and benchspec-threads. benchstat
+// puts results with different configuration in different tables, so only
+// what must be equal for two results to be comparable is configuration:
+// no timestamps, host names or versions.
+//
+// Failed runs have no result lines; like `go test`, a "--- FAIL:" line
+// with the reason stands in their place, which benchstat ignores.
+type GoBenchRenderer struct{}
+
+// Render writes r in the Go benchmark format to w.
+func (GoBenchRenderer) Render(w io.Writer, r *Report) error {
+	bw := benchfmt.NewWriter(w)
+	units := map[string]bool{}
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		name := goBenchName(run, r.Env.GOMAXPROCS)
+		if run.Failed() || run.Primary == nil {
+			if _, err := fmt.Fprintf(w, "--- FAIL: Benchmark%s\n    %s\n", name, oneLine(run.Error)); err != nil {
+				return err
+			}
+			continue
+		}
+		unit, scale := goBenchUnit(run)
+		if unit == "ops/s" && !units[unit] {
+			units[unit] = true
+			meta := &benchfmt.UnitMetadata{UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: unit, Key: "better"},
+				OrigUnit: unit, Value: "higher"}
+			if err := bw.Write(meta); err != nil {
+				return err
+			}
+		}
+		config := goBenchConfig(r, run)
+		for _, f := range run.Forks {
+			if f.Warmup || f.Error != "" {
+				continue
+			}
+			first := true
+			for _, it := range f.Iterations {
+				if it.Phase != executor.PhaseMeasurement || !it.Score.Valid() {
+					continue
+				}
+				res := &benchfmt.Result{Config: config, Name: benchfmt.Name(name), Iters: max(int(math.Round(float64(it.Ops))), 1),
+					Values: []benchfmt.Value{{Value: float64(it.Score) * scale, Unit: unit}}}
+				res.Values = appendMetrics(res.Values, it.Metrics)
+				if first {
+					res.Values = appendMetrics(res.Values, f.Metrics)
+					first = false
+				}
+				if err := bw.Write(res); err != nil {
+					return fmt.Errorf("report: writing Go benchmark format: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// goBenchName is the result name of a run without the "Benchmark" prefix.
+func goBenchName(run *Run, gomaxprocs int) string {
+	var b strings.Builder
+	b.WriteString(goBenchField(run.Benchmark, false))
+	for _, k := range sortedKeys(run.Params) {
+		b.WriteString("/" + goBenchField(k, true) + "=" + goBenchField(run.Params[k], true))
+	}
+	if n, err := strconv.Atoi(run.Settings.Env["GOMAXPROCS"]); err == nil && n > 0 {
+		gomaxprocs = n
+	}
+	if gomaxprocs > 1 {
+		fmt.Fprintf(&b, "-%d", gomaxprocs)
+	}
+	return b.String()
+}
+
+// goBenchField replaces what would split a result line's fields, and in
+// sub-name parts also '/' and '=', with '_'.
+func goBenchField(s string, part bool) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || part && (r == '/' || r == '=') {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// goBenchUnit is the unit a run's iteration scores are written in, and
+// the factor that converts them to it.
+func goBenchUnit(run *Run) (unit string, scale float64) {
+	ns := unitNs(run.Settings.TimeUnit)
+	if run.Mode == spec.ModeThroughput {
+		return "ops/s", 1e9 / ns // ops per unit → ops per second
+	}
+	return "ns/op", ns
+}
+
+func goBenchConfig(r *Report, run *Run) []benchfmt.Config {
+	s := &run.Settings
+	kv := [][2]string{
+		{"goos", r.Env.GOOS}, {"goarch", r.Env.GOARCH}, {"pkg", r.Suite}, {"cpu", r.Env.CPU},
+		{"benchspec-mode", run.Mode},
+		{"benchspec-forks", strconv.Itoa(s.Forks)},
+		{"benchspec-warmup", goBenchPhase(s.Warmup)},
+		{"benchspec-measurement", goBenchPhase(s.Measurement)},
+		{"benchspec-threads", strconv.Itoa(run.Threads)},
+	}
+	config := make([]benchfmt.Config, 0, len(kv))
+	for _, c := range kv {
+		if c[1] != "" {
+			config = append(config, benchfmt.Config{Key: c[0], Value: []byte(oneLine(c[1])), File: true})
+		}
+	}
+	return config
+}
+
+func goBenchPhase(p Phase) string {
+	s := fmt.Sprintf("%dx%s", p.Iterations, p.Time)
+	if p.BatchSize != 1 {
+		s += fmt.Sprintf("/batch=%d", p.BatchSize)
+	}
+	return s
+}
+
+// appendMetrics appends the finite metrics, by name, as values whose unit
+// is the metric's name.
+func appendMetrics(values []benchfmt.Value, metrics map[string]Float) []benchfmt.Value {
+	for _, name := range sortedKeys(metrics) {
+		if v := metrics[name]; v.Valid() {
+			values = append(values, benchfmt.Value{Value: float64(v), Unit: goBenchField(name, false)})
+		}
+	}
+	return values
+}

@@ -1,0 +1,95 @@
+package report
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/perf/benchfmt"
+)
+
+// goBenchLine is one parsed result: what benchstat groups by and reads.
+type goBenchLine struct {
+	Name   string // full name
+	Base   string // benchfmt's base name, without sub-names and GOMAXPROCS
+	Config string // file configuration, key=value space-separated
+	Iters  int
+	Values string // "value unit" pairs after benchfmt's tidying
+}
+
+func parseGoBench(t *testing.T, text string) ([]goBenchLine, benchfmt.UnitMetadataMap) {
+	t.Helper()
+	r := benchfmt.NewReader(strings.NewReader(text), "gobench.txt")
+	var lines []goBenchLine
+	units := benchfmt.UnitMetadataMap{}
+	for r.Scan() {
+		switch rec := r.Result(); rec := rec.(type) {
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchfmt: %v", rec)
+		case *benchfmt.UnitMetadata:
+			units[rec.UnitMetadataKey] = rec
+		case *benchfmt.Result:
+			var cfg, vals []string
+			for _, c := range rec.Config {
+				cfg = append(cfg, c.Key+"="+string(c.Value))
+			}
+			for _, v := range rec.Values {
+				vals = append(vals, strconv.FormatFloat(v.Value, 'g', 6, 64)+" "+v.Unit)
+			}
+			lines = append(lines, goBenchLine{Name: rec.Name.String(), Base: string(rec.Name.Base()),
+				Config: strings.Join(cfg, " "), Iters: rec.Iters, Values: strings.Join(vals, " ")})
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines, units
+}
+
+func TestGoBenchParsesWithBenchfmt(t *testing.T) {
+	p, forks, env := fixture()
+	lines, units := parseGoBench(t, render(t, "gobench", Build(p, forks, env)))
+	avgt := "goos=linux goarch=amd64 pkg=seeds cpu=Test CPU @ 3.00GHz benchspec-mode=avgt benchspec-forks=2 " +
+		"benchspec-warmup=2x1s benchspec-measurement=3x1s benchspec-threads=1"
+	thrpt := "goos=linux goarch=amd64 pkg=seeds cpu=Test CPU @ 3.00GHz benchspec-mode=thrpt benchspec-forks=1 " +
+		"benchspec-warmup=1x1s benchspec-measurement=1x1s benchspec-threads=1"
+	sample := strings.ReplaceAll(strings.ReplaceAll(thrpt, "thrpt", "sample"), "measurement=1x1s", "measurement=2x1s")
+	want := []goBenchLine{
+		// avgt: warmup fork and warmup iterations left out; allocs/op once per fork
+		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1e-08 sec/op 2 allocs/op"},
+		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1.1e-08 sec/op"},
+		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1.2e-08 sec/op"},
+		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1.2e-08 sec/op 4 allocs/op"},
+		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1.3e-08 sec/op"},
+		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1.4e-08 sec/op"},
+		// thrpt: 5 ops/us is 5e6 ops/s
+		{"counter.Inc1/size=1000-8", "counter.Inc1", thrpt, 5000000, "5e+06 ops/s"},
+		// sample: the mean of each iteration's samples, 1..500 ns and 501..1000 ns
+		{"log.Classic-8", "log.Classic", sample, 500, "2.505e-07 sec/op"},
+		{"log.Classic-8", "log.Classic", sample, 500, "7.505e-07 sec/op"},
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("parsed results (-want +got):\n%s", diff)
+	}
+	if got := units.GetBetter("ops/s"); got != 1 {
+		t.Errorf("ops/s better = %d, want 1 (higher)", got)
+	}
+}
+
+func TestGoBenchName(t *testing.T) {
+	for _, tc := range []struct {
+		run        Run
+		gomaxprocs int
+		want       string
+	}{
+		{Run{Benchmark: "empty"}, 1, "empty"},
+		{Run{Benchmark: "log.Classic"}, 8, "log.Classic-8"},
+		{Run{Benchmark: "a b", Params: map[string]string{"z": "1", "a": "x/y=z w"}}, 2, "a_b/a=x_y_z_w/z=1-2"},
+		{Run{Benchmark: "n", Settings: Settings{Env: map[string]string{"GOMAXPROCS": "4"}}}, 8, "n-4"},
+	} {
+		if got := goBenchName(&tc.run, tc.gomaxprocs); got != tc.want {
+			t.Errorf("goBenchName(%+v, %d) = %q, want %q", tc.run, tc.gomaxprocs, got, tc.want)
+		}
+	}
+}
