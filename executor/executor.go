@@ -28,9 +28,11 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/benchspec/benchspec/plan"
 )
@@ -70,11 +72,15 @@ type Options struct {
 	Guard bool
 	// Warn is told about problems that do not stop the batch; may be nil.
 	Warn func(msg string)
+	// Order is the order of the forks; the zero Order is OrderDeclared.
+	Order Order
 }
 
-// Execute runs every run of p in order, fork after fork, and returns every
-// fork's result in plan order. A failing fork fails only its run (its
-// remaining forks are skipped); the batch goes on unless FailFast.
+// Execute runs every fork of p, one after the other in the order
+// opts.Order schedules them (by default run after run, JMH's order), and
+// returns every fork's result in plan order. A failing fork fails only
+// its run (its remaining forks are skipped); the batch goes on unless
+// FailFast.
 //
 // Forks in opts.Done (a resumed journal) are not run again: they are
 // returned in their place as if they had just run. Every fork that does
@@ -117,13 +123,14 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]ForkResult, err
 		defer g.stop()
 		x.guard = g
 	}
-	for i := range p.Runs {
-		stop, err := x.run(&p.Runs[i])
+	x.runs = make([]runState, len(p.Runs))
+	for _, s := range opts.Order.Schedule(p) {
+		stop, err := x.fork(&p.Runs[s.Run], s.Fork)
 		if stop || err != nil {
-			return x.results, err
+			return x.sorted(), err
 		}
 	}
-	return x.results, nil
+	return x.sorted(), nil
 }
 
 type forkID struct{ run, fork int }
@@ -135,68 +142,82 @@ type execution struct {
 	obs     Observer
 	guard   *guard
 	done    map[forkID]ForkResult // from opts.Done
-	all     int                   // forks in the plan
+	all     int                   // forks in the plan, less those failed runs skip
 	count   int                   // forks finished, including done ones
 	results []ForkResult
+	runs    []runState // by run index
 }
 
-// run runs the forks of one run that are not done yet. stop reports that
-// the batch ends here: it was interrupted, or the run failed with
-// FailFast set.
-func (x *execution) run(r *plan.Run) (stop bool, err error) {
+// runState is how far one run of the plan is.
+type runState struct {
+	started bool         // RunStart was called
+	forks   []ForkResult // its forks so far, done ones included
+	failed  bool         // a fork failed: the run is over
+}
+
+// fork runs fork f of r unless it is done or its run has failed. stop
+// reports that the batch ends here: it was interrupted, or the run failed
+// with FailFast set.
+func (x *execution) fork(r *plan.Run, f int) (stop bool, err error) {
+	st := &x.runs[r.Index]
+	if st.failed {
+		return false, nil // the run has failed; its other forks would not change that
+	}
 	n := forkCount(r)
-	var mine []ForkResult
-	started := false
-	for f := 1; f <= n; f++ {
-		fr, done := x.done[forkID{r.Index, f}]
-		if !done {
-			if x.ctx.Err() != nil {
-				return true, nil
-			}
-			if !started {
-				x.obs.RunStart(r)
-				started = true
-			}
-			warm := f <= r.Settings.WarmupForks
-			x.obs.ForkStart(r, f, n, warm, x.count, x.all)
-			a := &Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir}
-			if r.Settings.Forks == 0 {
-				fr = runInProcess(a, x.opts.InProcess, x.obs)
-			} else {
-				fr = runFork(x.ctx, a, x.opts, x.obs, x.guard)
-			}
-			x.obs.ForkEnd(r, &fr)
-			if fr.Failed() && x.ctx.Err() != nil {
-				return true, nil
-			}
+	fr, done := x.done[forkID{r.Index, f}]
+	if !done {
+		if x.ctx.Err() != nil {
+			return true, nil
 		}
-		x.count++
-		mine = append(mine, fr)
-		x.results = append(x.results, fr)
-		if !done && x.opts.Record != nil {
-			if err := x.opts.Record(r, &fr); err != nil {
-				return true, fmt.Errorf("recording fork %d of %s: %w", f, r.Key, err)
-			}
+		if !st.started {
+			x.obs.RunStart(r)
+			st.started = true
 		}
-		if fr.Failed() {
-			break // the run has failed; its other forks would not change that
+		warm := f <= r.Settings.WarmupForks
+		x.obs.ForkStart(r, f, n, warm, x.count, x.all)
+		fr = x.start(&Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir})
+		x.obs.ForkEnd(r, &fr)
+		if fr.Failed() && x.ctx.Err() != nil {
+			return true, nil
 		}
 	}
-	if started {
-		x.obs.RunEnd(r, mine)
+	x.count++
+	st.forks = append(st.forks, fr)
+	x.results = append(x.results, fr)
+	if !done && x.opts.Record != nil {
+		if err := x.opts.Record(r, &fr); err != nil {
+			return true, fmt.Errorf("recording fork %d of %s: %w", f, r.Key, err)
+		}
 	}
-	failed := len(mine) > 0 && mine[len(mine)-1].Failed()
-	return failed && x.opts.FailFast, nil
+	if fr.Failed() {
+		st.failed = true
+		x.all -= n - f // the forks the run skips leave the count
+	}
+	if st.started && (st.failed || f == n) {
+		x.obs.RunEnd(r, st.forks)
+	}
+	return st.failed && x.opts.FailFast, nil
+}
+
+// start runs one fork: a fresh process, or in-process for forks: 0.
+func (x *execution) start(a *Assignment) ForkResult {
+	if a.Run.Settings.Forks == 0 {
+		return runInProcess(a, x.opts.InProcess, x.obs)
+	}
+	return runFork(x.ctx, a, x.opts, x.obs, x.guard)
+}
+
+// sorted returns the results in plan order: by run, then fork.
+func (x *execution) sorted() []ForkResult {
+	slices.SortStableFunc(x.results, func(a, b ForkResult) int {
+		return cmp.Or(cmp.Compare(a.Run, b.Run), cmp.Compare(a.Fork, b.Fork))
+	})
+	return x.results
 }
 
 // forkCount is the number of processes a run takes; forks: 0 runs once,
 // in-process.
-func forkCount(r *plan.Run) int {
-	if r.Settings.Forks == 0 {
-		return 1
-	}
-	return r.Settings.WarmupForks + r.Settings.Forks
-}
+func forkCount(r *plan.Run) int { return r.ForkCount() }
 
 func runInProcess(a *Assignment, run InProcessFunc, obs Observer) ForkResult {
 	fr := ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: 0}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/plan"
-	"github.com/benchspec/benchspec/spec"
 )
 
 // JournalVersion is the version of the journal format this package
@@ -87,25 +86,11 @@ func NewJournalHeader(p *plan.Plan, exe string) (JournalHeader, error) {
 	return h, nil
 }
 
-// PlanSHA256 is the identity of a plan's runs: the SHA-256 of their keys,
-// benchmarks, params, modes and settings in order. Spec paths are not
-// part of it; the journal header records the specs' own hashes.
-func PlanSHA256(p *plan.Plan) string {
-	type runID struct {
-		Key       string        `json:"key"`
-		Benchmark string        `json:"benchmark"`
-		Params    []plan.Param  `json:"params"`
-		Mode      string        `json:"mode"`
-		Settings  spec.Settings `json:"settings"`
-	}
-	ids := make([]runID, len(p.Runs))
-	for i, r := range p.Runs {
-		ids[i] = runID{r.Key, r.Benchmark, r.Params, r.Mode, r.Settings}
-	}
-	data, _ := json.Marshal(ids)
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
+// PlanSHA256 is the identity of a plan's runs (plan.Plan.SHA256): the
+// SHA-256 of their keys, benchmarks, params, modes and settings in order.
+// Spec paths are not part of it; the journal header records the specs'
+// own hashes.
+func PlanSHA256(p *plan.Plan) string { return p.SHA256() }
 
 func fileSHA256(path string) (string, error) {
 	f, err := os.Open(path)

@@ -5,12 +5,18 @@ import "github.com/benchspec/benchspec/plan"
 // Observer is told what the executor does, as it happens. The run log and
 // progress displays implement it; the executor itself prints nothing.
 // Calls come from one goroutine, in order.
+//
+// In the declared order a run's calls come together: RunStart, its forks,
+// RunEnd. In another Order (interleaved, random) the forks of different
+// runs alternate, so a run's calls are spread out between RunStart, before
+// its first fork, and RunEnd, after its last.
 type Observer interface {
 	// RunStart is called before the first fork of a run.
 	RunStart(r *plan.Run)
 	// ForkStart is called before fork number fork (1-based, warmup forks
 	// first) of total starts; done is the number of forks of the whole plan
-	// finished so far and all their number.
+	// finished so far and all their number (less the forks that runs which
+	// failed skip).
 	ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int)
 	// Iteration is called for each iteration a fork reports.
 	Iteration(r *plan.Run, fork int, it *Iteration)

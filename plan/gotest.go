@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -124,6 +125,29 @@ func settingPos(e *spec.Entry, keys ...string) spec.Pos {
 		}
 	}
 	return e.Pos
+}
+
+// PackageKey is the identity of a spec entry's package, how Benchmark.Package
+// names it: an import path (strings, example.com/m/codec) as written, a
+// relative path (./codec, ../internal/codec) resolved against the
+// directory of the spec file, made absolute, and an absolute path as it
+// is. Relative paths are the spec's, not the working directory's, so that
+// a checked-in spec means the same package wherever it is run from.
+func PackageKey(specPath, pkg string) string {
+	if filepath.IsAbs(pkg) || !isRelative(pkg) {
+		return pkg
+	}
+	dir, err := filepath.Abs(filepath.Join(filepath.Dir(specPath), pkg))
+	if err != nil {
+		return pkg
+	}
+	return dir
+}
+
+// isRelative reports whether pkg is a relative directory path, as the go
+// command tells them from import paths.
+func isRelative(pkg string) bool {
+	return pkg == "." || pkg == ".." || strings.HasPrefix(pkg, "./") || strings.HasPrefix(pkg, "../")
 }
 
 // PackageName is the benchmark name of the package benchmark function

@@ -40,7 +40,10 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 		p.Specs = append(p.Specs, SpecRef{Path: s.Path, SHA256: s.SHA256})
 		for ei := range s.Entries {
 			e := &s.Entries[ei]
-			sc := scopes[e.Package]
+			sc := scopes[""]
+			if e.Package != "" {
+				sc = scopes[PackageKey(s.Path, e.Package)]
+			}
 			if e.Package != "" && sc == nil {
 				errs = append(errs, noPackage(e))
 				continue
@@ -128,7 +131,7 @@ func match(e *spec.Entry, names []string) ([]string, *spec.Error) {
 		if c := closest(e.Include, names, 3); len(c) > 0 {
 			msg += "; closest: " + strings.Join(c, ", ")
 		} else {
-			msg += " (none are registered)"
+			msg += " (none are registered here: registered benchmarks run with the suite binary that registers them)"
 		}
 		return nil, &spec.Error{Pos: e.IncludePos, Msg: msg}
 	}

@@ -18,9 +18,9 @@ type Benchmark struct {
 	// with benchspec.RegisterTesting, or found in a package (GoTest). It
 	// runs in avgt, thrpt and ss mode on one goroutine only.
 	Testing bool
-	// Package is the `package:` of the spec entries that select this
-	// benchmark, as they write it; empty for registered benchmarks, which
-	// only entries without `package:` select.
+	// Package is the package of the spec entries that select this
+	// benchmark, as PackageKey names it; empty for registered benchmarks,
+	// which only entries without `package:` select.
 	Package string
 	// GoTest locates a package benchmark in its test binary; nil for
 	// registered benchmarks.
@@ -48,6 +48,9 @@ type Plan struct {
 	Specs    []SpecRef // every spec the plan was built from
 	Runs     []Run
 	Estimate time.Duration // expected wall time of the whole plan
+	// Shard is set on the part of a plan that the function Shard
+	// returns; nil for a whole plan.
+	Shard *ShardInfo `json:",omitempty"`
 }
 
 // SpecRef identifies a spec file by path and content.
@@ -71,6 +74,15 @@ type Run struct {
 	// GoTest is set for a package benchmark: its forks run its test
 	// binary instead of the suite binary.
 	GoTest *GoTest `json:",omitempty"`
+}
+
+// ForkCount is the number of forks of the run, warmup forks included:
+// forks: 0 runs once, in-process.
+func (r *Run) ForkCount() int {
+	if r.Settings.Forks == 0 {
+		return 1
+	}
+	return r.Settings.WarmupForks + r.Settings.Forks
 }
 
 // Param is one parameter's value in a run.

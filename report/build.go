@@ -20,6 +20,8 @@ import (
 //
 // Runs without any fork result are left out and make the report
 // incomplete. Fork results whose run index is not in the plan are ignored.
+// The part of a sharded plan (plan.Shard) records its Shard. Order is the
+// caller's to set: the plan does not know it.
 func Build(p *plan.Plan, forks []executor.ForkResult, env Env) *Report {
 	byRun := make([][]executor.ForkResult, len(p.Runs))
 	for _, f := range forks {
@@ -37,6 +39,9 @@ func Build(p *plan.Plan, forks []executor.ForkResult, env Env) *Report {
 	}
 	for i, s := range p.Specs {
 		rep.Specs[i] = SpecRef{Path: s.Path, SHA256: s.SHA256}
+	}
+	if s := p.Shard; s != nil {
+		rep.Shard = &Shard{Index: s.Index, Count: s.Count, PlanSHA256: s.PlanSHA256, PlannedRuns: append([]string{}, s.Planned...)}
 	}
 	var resolution, overhead []float64
 	for i, fs := range byRun {

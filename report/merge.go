@@ -47,16 +47,25 @@ func (e *MergeError) Error() string {
 //     End. Inputs measured elsewhere (another GOOS, GOARCH, CPU, Go version
 //     or tool version) are merged all the same, with a warning each, since
 //     their numbers are not comparable with one another.
+//   - Order is the inputs' order when they all ran in the same one.
+//   - Shards (reports with Shard) merge into the whole plan's report, its
+//     runs in plan order, only when they are parts of one plan: else a
+//     *ShardError and no report. Parts or runs that are missing make an
+//     *IncompleteError naming them, returned with the merged report
+//     marked incomplete (see shards.go).
 func Merge(inputs []Named) (*Report, []string, error) {
 	if len(inputs) == 0 {
 		return nil, nil, fmt.Errorf("report: nothing to merge")
 	}
+	planned, incomplete, err := checkShards(inputs)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := checkCollisions(inputs); err != nil {
 		return nil, nil, err
 	}
-	// A later issue checks here that shards of one plan are all present.
 	first := inputs[0].Report
-	out := &Report{SchemaVersion: SchemaVersion, Complete: true, Env: first.Env, Specs: []SpecRef{}, Runs: []Run{}}
+	out := &Report{SchemaVersion: SchemaVersion, Complete: true, Env: first.Env, Specs: []SpecRef{}, Order: sameOrder(inputs), Runs: []Run{}}
 	var suites, warnings []string
 	seenSpec, seenSuite := map[SpecRef]bool{}, map[string]bool{}
 	for _, in := range inputs {
@@ -84,6 +93,13 @@ func Merge(inputs []Named) (*Report, []string, error) {
 		}
 	}
 	out.Suite = strings.Join(suites, "+")
+	if planned != nil {
+		inPlanOrder(out.Runs, planned)
+	}
+	if incomplete != nil {
+		out.Complete = false
+		return out, warnings, incomplete
+	}
 	return out, warnings, nil
 }
 

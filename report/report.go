@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -31,7 +32,31 @@ type Report struct {
 	Suite    string    `json:"suite"`
 	Env      Env       `json:"env"`
 	Specs    []SpecRef `json:"specs"`
-	Runs     []Run     `json:"runs"`
+	// Order is the order the forks ran in; nil in reports older than it.
+	Order *Order `json:"order,omitempty"`
+	// Shard is set when the report is one part of a sharded plan.
+	Shard *Shard `json:"shard,omitempty"`
+	Runs  []Run  `json:"runs"`
+}
+
+// Order is the order a batch ran its forks in (executor.Order). It does
+// not change the numbers' attribution: every order gives the same runs.
+type Order struct {
+	Kind string `json:"kind"` // declared, interleaved or random
+	// Seed is the random order's seed; nil for the other orders.
+	Seed *uint64 `json:"seed,omitempty"`
+}
+
+// Shard identifies the part of a sharded plan that a report holds
+// (plan.ShardInfo): Merge proves with it that the parts of one plan are
+// all there.
+type Shard struct {
+	Index      int    `json:"index"` // 1-based, of Count
+	Count      int    `json:"count"`
+	PlanSHA256 string `json:"plan_sha256"` // of the whole plan
+	// PlannedRuns are the keys of every run of the whole plan, in plan
+	// order.
+	PlannedRuns []string `json:"planned_runs"`
 }
 
 // SpecRef identifies a spec file by path and content.
@@ -87,6 +112,19 @@ type Run struct {
 
 // Failed reports whether the run failed.
 func (r *Run) Failed() bool { return r.Status != StatusOK }
+
+// DisplayName is the run's name in tables: its benchmark, followed by
+// " #2", " #3", … when the plan had already selected the same benchmark,
+// params and mode with the same settings from an earlier entry or spec
+// (the key's "#N" suffix). Spec and Entry say where each one came from.
+func (r *Run) DisplayName() string {
+	if i := strings.LastIndexByte(r.Key, '#'); i > 0 && i > strings.LastIndexByte(r.Key, ':') {
+		if n, err := strconv.Atoi(r.Key[i+1:]); err == nil && n > 1 {
+			return r.Benchmark + " #" + r.Key[i+1:]
+		}
+	}
+	return r.Benchmark
+}
 
 // Settings is how a run was measured.
 type Settings struct {

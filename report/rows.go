@@ -102,10 +102,10 @@ func resultRows(r *Report) ([]row, []note) {
 		if run.Failed() || run.Primary == nil {
 			n := note{N: len(notes) + 1, Label: runLabel(run), Reason: oneLine(run.Error)}
 			notes = append(notes, n)
-			rows = append(rows, row{Run: run, Name: run.Benchmark, Note: n.N})
+			rows = append(rows, row{Run: run, Name: run.DisplayName(), Note: n.N})
 			continue
 		}
-		primary := row{Run: run, Name: run.Benchmark, Metric: run.Primary}
+		primary := row{Run: run, Name: run.DisplayName(), Metric: run.Primary}
 		for _, d := range run.Diagnostics {
 			n := note{N: len(notes) + 1, Label: runLabel(run), Reason: diagnosticLine(d)}
 			notes = append(notes, n)
@@ -114,7 +114,7 @@ func resultRows(r *Report) ([]row, []note) {
 		rows = append(rows, primary)
 		for _, name := range sortedKeys(run.SecondaryMetrics) {
 			m := run.SecondaryMetrics[name]
-			rows = append(rows, row{Run: run, Name: run.Benchmark + ":" + name, Metric: &m, Secondary: true,
+			rows = append(rows, row{Run: run, Name: run.DisplayName() + ":" + name, Metric: &m, Secondary: true,
 				SampleQuantile: run.Mode == spec.ModeSampleTime && isPercentileName(name)})
 		}
 	}

@@ -15,19 +15,26 @@ import (
 // per run, progress and ETA before each fork, a line per iteration, fork
 // failures with the tail of their output, and a result summary per run.
 // It is meant for humans on stderr; its format is not stable.
+//
+// When the forks of different runs alternate (an interleaved or random
+// order), the header comes before a run's first fork only, and every
+// other fork that follows another run's starts with a short
+// "# Benchmark: name (params) mode, fork i of n" line saying whose it is.
 type RunLog struct {
 	w    io.Writer
 	plan *plan.Plan
 	err  error
 
-	wall  time.Duration // total wall time of the forks finished so far
-	ended int           // forks finished so far
+	est  *ETA
+	last int // index of the run whose fork or header came last; -1 before any
 }
 
 var _ executor.Observer = (*RunLog)(nil)
 
 // NewRunLog returns a run log of the plan p that writes to w.
-func NewRunLog(w io.Writer, p *plan.Plan) *RunLog { return &RunLog{w: w, plan: p} }
+func NewRunLog(w io.Writer, p *plan.Plan) *RunLog {
+	return &RunLog{w: w, plan: p, est: NewETA(p), last: -1}
+}
 
 // Err returns the first error writing the log, if any.
 func (l *RunLog) Err() error { return l.err }
@@ -41,6 +48,7 @@ func (l *RunLog) printf(format string, args ...any) {
 // RunStart writes the run's header.
 func (l *RunLog) RunStart(r *plan.Run) {
 	s := &r.Settings
+	l.last = r.Index
 	l.printf("# Benchmark: %s\n", r.Benchmark)
 	if len(r.Params) > 0 {
 		params := make(map[string]string, len(r.Params))
@@ -63,6 +71,10 @@ func (l *RunLog) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all 
 	if all > 0 {
 		pct = 100 * float64(done) / float64(all)
 	}
+	if l.last != r.Index {
+		l.last = r.Index
+		l.printf("# Benchmark: %s, %s\n", forkLabel(r), forkOrdinal(fork, total, warmup, r.Settings.WarmupForks))
+	}
 	l.printf("# Run progress: %.2f%% complete, ETA %s\n", pct, clock(l.eta(done, all)))
 	if w := r.Settings.WarmupForks; warmup {
 		l.printf("# Warmup Fork: %d of %d\n", fork, w)
@@ -71,18 +83,29 @@ func (l *RunLog) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all 
 	}
 }
 
-// eta estimates the time left: the forks not yet done times the mean wall
-// time of the forks finished so far, or the plan's estimate before any
-// fork finished.
-func (l *RunLog) eta(done, all int) time.Duration {
-	left := max(all-done, 0)
-	if l.ended > 0 {
-		return l.wall / time.Duration(l.ended) * time.Duration(left)
+// eta estimates the time left before the next fork starts (see ETA).
+func (l *RunLog) eta(done, all int) time.Duration { return l.est.Left(done, all, 0) }
+
+// forkLabel names a run in the short line of an interleaved fork:
+// "sort.Ints (size = 10) avgt", as the result table labels it.
+func forkLabel(r *plan.Run) string {
+	params := make(map[string]string, len(r.Params))
+	for _, p := range r.Params {
+		params[p.Name] = p.Value
 	}
-	if all == 0 {
-		return 0
+	label := (&Run{Key: r.Key, Benchmark: r.Benchmark}).DisplayName()
+	if ps := paramString(params); ps != "" {
+		label += " " + ps
 	}
-	return time.Duration(float64(l.plan.Estimate) * float64(left) / float64(all))
+	return label + " " + r.Mode
+}
+
+// forkOrdinal is "fork 2 of 3", or "warmup fork 1 of 1".
+func forkOrdinal(fork, total int, warmup bool, warmupForks int) string {
+	if warmup {
+		return fmt.Sprintf("warmup fork %d of %d", fork, warmupForks)
+	}
+	return fmt.Sprintf("fork %d of %d", fork-warmupForks, total-warmupForks)
 }
 
 // Iteration writes one iteration's score (sample mode: its sample count
@@ -102,8 +125,7 @@ func (l *RunLog) Iteration(r *plan.Run, fork int, it *executor.Iteration) {
 
 // ForkEnd writes a fork's failure with the tail of its output.
 func (l *RunLog) ForkEnd(r *plan.Run, f *executor.ForkResult) {
-	l.wall += f.Wall
-	l.ended++
+	l.est.End(r, f.Wall)
 	if f.Failed() {
 		l.printf("<failure: %s>\n", f.Err)
 		if tail := strings.TrimRight(f.StderrTail, "\n"); tail != "" {

@@ -61,18 +61,15 @@ func TestRunLogGolden(t *testing.T) {
 }
 
 func TestRunLogETA(t *testing.T) {
-	p, _, _ := fixture()
+	p, _, _ := fixture() // 7 forks; run 0 has 3 of 15 s each
 	l := NewRunLog(&strings.Builder{}, p)
-	if got := l.eta(0, 8); got != 2*time.Minute {
+	if got := l.eta(0, 7); got != 2*time.Minute {
 		t.Errorf("ETA before any fork = %v, want the plan's 2m", got)
-	}
-	if got := l.eta(2, 8); got != 90*time.Second {
-		t.Errorf("ETA with 2 of 8 forks done, none ended = %v, want 3/4 of the plan's 2m", got)
 	}
 	l.ForkEnd(&p.Runs[0], &executor.ForkResult{Wall: 3 * time.Second})
 	l.ForkEnd(&p.Runs[0], &executor.ForkResult{Wall: 5 * time.Second})
-	if got := l.eta(2, 8); got != 24*time.Second {
-		t.Errorf("ETA with 6 forks left at 4 s each = %v, want 24s", got)
+	if got := l.eta(2, 7); got != 24*time.Second {
+		t.Errorf("ETA with 90 s of plan left, forks taking 8/30 of their estimate = %v, want 24s", got)
 	}
 }
 

@@ -48,18 +48,18 @@ func (TextRenderer) Render(w io.Writer, r *Report) error {
 		unit := Unit(run.Mode, run.Settings.TimeUnit)
 		if run.Failed() || run.Primary == nil {
 			notes = append(notes, fmt.Sprintf("[%d] %s: %s", len(notes)+1, runLabel(run), oneLine(run.Error)))
-			row(run.Benchmark, "", fmt.Sprintf("FAILED [%d]", len(notes)), "", unit)
+			row(run.DisplayName(), "", fmt.Sprintf("FAILED [%d]", len(notes)), "", unit)
 			continue
 		}
 		p := run.Primary
-		row(run.Benchmark, strconv.Itoa(p.Count), formatScore(p.Score), errorCell(p.ScoreError), p.ScoreUnit+diagNotes(run, &notes))
+		row(run.DisplayName(), strconv.Itoa(p.Count), formatScore(p.Score), errorCell(p.ScoreError), p.ScoreUnit+diagNotes(run, &notes))
 		for _, name := range sortedKeys(run.SecondaryMetrics) {
 			m := run.SecondaryMetrics[name]
 			cnt := strconv.Itoa(m.Count)
 			if run.Mode == spec.ModeSampleTime && isPercentileName(name) {
 				cnt = ""
 			}
-			row(run.Benchmark+":"+name, cnt, formatScore(m.Score), errorCell(m.ScoreError), m.ScoreUnit)
+			row(run.DisplayName()+":"+name, cnt, formatScore(m.Score), errorCell(m.ScoreError), m.ScoreUnit)
 		}
 	}
 
@@ -145,7 +145,7 @@ func wrap(s, indent string, width int) string {
 		switch {
 		case i == 0:
 			// the first word starts the first line
-		case col+1+n > width:
+		case col+1+n > width && !strings.HasPrefix(word, "%"): // "10 %" stays whole
 			b.WriteString("\n" + indent)
 			col = utf8.RuneCountInString(indent)
 		default:
@@ -188,9 +188,9 @@ func paramNames(runs []Run) []string {
 // runLabel names a run in messages: "name (size = 10) avgt".
 func runLabel(r *Run) string {
 	if p := paramString(r.Params); p != "" {
-		return r.Benchmark + " " + p + " " + r.Mode
+		return r.DisplayName() + " " + p + " " + r.Mode
 	}
-	return r.Benchmark + " " + r.Mode
+	return r.DisplayName() + " " + r.Mode
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

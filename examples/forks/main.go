@@ -13,6 +13,7 @@
 //
 //	go run ./examples/forks run examples/forks/forks.yaml
 //	go run ./examples/forks run examples/forks/inprocess.yaml
+//	go run ./examples/forks run examples/forks/alone.yaml
 package main
 
 import "github.com/benchspec/benchspec"

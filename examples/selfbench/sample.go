@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report/hist"
 )
 
@@ -16,31 +17,38 @@ import (
 // for fork alternating, and the memory of a sample histogram holding 10⁷
 // samples.
 func (d *driver) sampleMode() error {
-	rs, ra := d.h.run("log.Classic:sample"), d.h.run("log.Classic:avgt")
-	var sample, avgt []executor.ForkResult
-	err := alternate(rs.Settings.Forks, func(int) error {
-		f, err := d.h.fork(rs, nil)
-		sample = append(sample, f)
-		return err
-	}, func(int) error {
-		f, err := d.h.fork(ra, nil)
-		avgt = append(avgt, f)
-		return err
-	})
-	if err != nil {
+	rs, rb, ra := d.h.run("log.Classic:sample"), d.h.run("log.Classic:sample#2"), d.h.run("log.Classic:avgt")
+	var sample, batched, avgt []executor.ForkResult
+	forkInto := func(r plan.Run, into *[]executor.ForkResult) func(int) error {
+		return func(int) error {
+			f, err := d.h.fork(r, nil)
+			*into = append(*into, f)
+			return err
+		}
+	}
+	if err := alternate(rs.Settings.Forks, forkInto(rs, &sample), forkInto(rb, &batched), forkInto(ra, &avgt)); err != nil {
 		return err
 	}
-	s, a := d.h.join(rs, sample).Primary, d.h.join(ra, avgt).Primary
-	q := float64(s.Score) / float64(a.Score)
+	s, b, a := d.h.join(rs, sample).Primary, d.h.join(rb, batched).Primary, d.h.join(ra, avgt).Primary
+	q, qb := float64(s.Score)/float64(a.Score), float64(b.Score)/float64(a.Score)
 	d.res.add(row{id: "6", measure: fmt.Sprintf("sample mode: log.Classic, sample-mode mean over avgt (%d forks each)", len(sample)),
 		benchspec: fmt.Sprintf("sample %s ± %s (%d samples)", ns(float64(s.Score)), ns(float64(s.ScoreError)), s.Count),
 		reference: fmt.Sprintf("avgt %s ± %s", ns(float64(a.Score)), ns(float64(a.ScoreError))),
 		figure:    fmt.Sprintf("ratio %s (%s)", ratio(q), pct(q-1)), target: "within 5 %", verdict: verdict(math.Abs(q-1) <= 0.05)})
+	d.res.add(row{id: "6", measure: "… the same with 1000 invocations per sample (batch_size 1000, as in examples/seeds)",
+		benchspec: fmt.Sprintf("sample %s ± %s (%d samples)", ns(float64(b.Score)), ns(float64(b.ScoreError)), b.Count),
+		reference: "avgt as above",
+		figure:    fmt.Sprintf("ratio %s (%s)", ratio(qb), pct(qb-1)), target: "within 5 %", verdict: verdict(math.Abs(qb-1) <= 0.05)})
 	if math.Abs(q-1) > 0.05 {
 		overhead := medianTimer(sample)
-		d.res.note("Sample mode: the sample-mode mean differs from avgt by %s (%s). Each sample times one batch between two clock reads and so carries about one read's cost, %s here (%s of avgt's score); avgt spreads that cost over a whole chunk. The rest is the spread of the forks: sample %s ± %s, avgt %s ± %s.",
-			signed(float64(s.Score-a.Score)), pct(q-1), ns(overhead), pct(overhead/float64(a.Score)),
-			ns(float64(s.Score)), ns(float64(s.ScoreError)), ns(float64(a.Score)), ns(float64(a.ScoreError)))
+		why := ""
+		if math.Abs(qb-1) <= 0.02 {
+			why = fmt.Sprintf(" A sample is fenced by two clock reads: it carries one read's cost (%s here, %s of the score), and its one invocation cannot overlap with its neighbours in the CPU's out-of-order window as avgt's back-to-back invocations do (log.Classic's invocations are independent chains of 100 logarithms); batches of 1000 amortise both.",
+				ns(overhead), pct(overhead/float64(a.Score)))
+		}
+		d.res.note("Sample mode: one invocation per sample measures %s against avgt, 1000 per sample %s.%s Spreads: sample %s ± %s, batched %s ± %s, avgt %s ± %s.",
+			pct(q-1), pct(qb-1), why,
+			ns(float64(s.Score)), ns(float64(s.ScoreError)), ns(float64(b.Score)), ns(float64(b.ScoreError)), ns(float64(a.Score)), ns(float64(a.ScoreError)))
 	}
 
 	const n = 10_000_000

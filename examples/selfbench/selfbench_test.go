@@ -34,15 +34,16 @@ func TestSelfbenchSpecPlansTheDriversRuns(t *testing.T) {
 		got[r.Key] = r.Settings.Forks
 	}
 	want := map[string]int{
-		"empty:avgt":          5,
-		"sqrt.Sunk:avgt":      3,
-		"map.Lookup:avgt":     3,
-		"log.Classic:avgt":    3,
-		"sort.Ints1000:avgt":  3,
-		"spin.1ms:avgt":       3,
-		"sqrt.KeepAlive:avgt": 3,
-		"log.Classic:sample":  3,
-		"fork.Minimal:avgt":   10,
+		"empty:avgt":           5,
+		"sqrt.Sunk:avgt":       3,
+		"map.Lookup:avgt":      3,
+		"log.Classic:avgt":     3,
+		"sort.Ints1000:avgt":   3,
+		"spin.1ms:avgt":        3,
+		"sqrt.KeepAlive:avgt":  3,
+		"log.Classic:sample":   3,
+		"log.Classic:sample#2": 3,
+		"fork.Minimal:avgt":    10,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)

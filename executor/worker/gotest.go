@@ -70,7 +70,10 @@ func RunTestBinary(a *executor.Assignment, emit func(*executor.Iteration) error)
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGQUIT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	defer func() {
+		signal.Stop(sigs) // no delivery after it returns
+		close(sigs)
+	}()
 	go func() {
 		for sig := range sigs {
 			cmd.Process.Signal(sig)

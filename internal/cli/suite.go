@@ -33,10 +33,12 @@ type Registry struct {
 const suiteUsage = `usage: SUITE <command> [flags] [args]
 
 commands:
-  run SPEC...       run the specs and report (table on stdout, run log on stderr)
+  run SPEC...       run the specs and report (table on stdout, progress on stderr)
   list              list the registered benchmarks and their parameters
   validate SPEC...  check the specs against the schema and this suite's benchmarks
   plan SPEC...      print the runs the specs expand to, with the estimated time
+
+A SPEC is a spec file or a directory of them (its *.yaml files, sorted).
 
 Exit status: 0 all good, 1 a benchmark failed (or, with run --strict, a
 diagnostic warned), 2 bad usage or an invalid spec, 130 or 143 a run
@@ -69,11 +71,17 @@ func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.W
 	return 2
 }
 
-// load parses the specs and builds the plan, printing every problem as
+// load parses the specs (files, and directories of *.yaml files: see
+// specFiles) and builds one plan of them all, printing every problem as
 // path:line:col: message and a summary. ok is false when there were any.
 func load(ctx context.Context, paths []string, reg Registry, stderr io.Writer) (*plan.Plan, bool) {
 	if len(paths) == 0 {
 		fmt.Fprintln(stderr, "no spec files given")
+		return nil, false
+	}
+	paths, err := specFiles(paths)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
 		return nil, false
 	}
 	var specs []*spec.Spec
@@ -143,17 +151,34 @@ func listCmd(args []string, reg Registry, stdout, stderr io.Writer) int {
 }
 
 func planCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
-	fs := newFlagSet("plan", "SUITE plan SPEC...", stderr)
+	fs := newFlagSet("plan", "SUITE plan [--shard i/n | --shards n] SPEC...", stderr)
+	var shard shardFlags
+	shard.register(fs)
 	paths, err := parse(fs, args)
 	if err != nil {
 		return usageStatus(err)
 	}
+	spread := 0 // --shards alone: show every run's part
+	if shard.shards > 0 && !shard.fromEnv && shard.shard == "" {
+		spread, shard.shards = shard.shards, 0
+	}
 	p, ok := load(ctx, paths, reg, stderr)
+	if ok {
+		p, ok = shard.apply(p, stderr)
+	}
 	if !ok {
 		return 2
 	}
+	var parts []int
+	if spread > 0 {
+		parts = plan.Assign(p, spread)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tBenchmark\tParams\tMode\tForks\tWarmup\tMeasurement\tEstimate")
+	header := "#\tBenchmark\tParams\tMode\tForks\tWarmup\tMeasurement\tEstimate"
+	if parts != nil {
+		header += "\tShard"
+	}
+	fmt.Fprintln(tw, header)
 	for _, r := range p.Runs {
 		s := r.Settings
 		var ps []string
@@ -164,11 +189,30 @@ func planCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io
 		if s.WarmupForks > 0 {
 			forks = fmt.Sprintf("%d+%d", s.WarmupForks, s.Forks)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Index+1, r.Benchmark, strings.Join(ps, " "), r.Mode, forks,
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s", r.Index+1, r.Benchmark, strings.Join(ps, " "), r.Mode, forks,
 			phaseString(s.Warmup, r.Mode), phaseString(s.Measurement, r.Mode), r.Estimate.Round(time.Millisecond))
+		if parts != nil {
+			fmt.Fprintf(tw, "\t%d/%d", parts[r.Index], spread)
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	if s := p.Shard; s != nil {
+		fmt.Fprintf(stdout, "\nshard %s: %d of %d runs, estimated %s\n", s, len(p.Runs), len(s.Planned), p.Estimate.Round(time.Second))
+		return 0
+	}
 	fmt.Fprintf(stdout, "\n%d runs, estimated %s\n", len(p.Runs), p.Estimate.Round(time.Second))
+	for i := 1; i <= spread; i++ {
+		var n int
+		var est time.Duration
+		for j, part := range parts {
+			if part == i {
+				n++
+				est += p.Runs[j].Estimate
+			}
+		}
+		fmt.Fprintf(stdout, "shard %d/%d: %d runs, estimated %s\n", i, spread, n, est.Round(time.Second))
+	}
 	return 0
 }
 
@@ -206,9 +250,20 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 	journalFlag := fs.String("journal", "", "record every finished fork in this `file` (default: REPORT.journal with --out, none without)")
 	resume := fs.String("resume", "", "resume the batch recorded in this `journal`: run only the forks it lacks (SPECs default to the journal's)")
 	strict := fs.Bool("strict", false, "exit 1 when any diagnostic is a warning, the environment check's included: a number not to be trusted fails the batch")
+	verbose := fs.Bool("verbose", false, "on a terminal, show the JMH run log instead of the progress bar")
+	resultsRoot := fs.String("results-dir", "", "also keep the JSON report as `DIR`/SUITE/<UTC start>.json, with its journal, and as DIR/SUITE/latest.json")
+	var shard shardFlags
+	shard.register(fs)
+	var orderF orderFlags
+	orderF.register(fs)
 	paths, err := parse(fs, args)
 	if err != nil {
 		return usageStatus(err)
+	}
+	order, err := orderF.resolve(fs)
+	if err != nil {
+		fmt.Fprintf(stderr, "run: %v\n", err)
+		return 2
 	}
 	resumed, paths, ok := loadResume(*resume, *journalFlag, paths, stderr)
 	if !ok {
@@ -220,6 +275,9 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 		return 2
 	}
 	p, ok := load(ctx, paths, reg, stderr)
+	if ok {
+		p, ok = shard.apply(p, stderr)
+	}
 	if !ok {
 		return 2
 	}
@@ -228,20 +286,18 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 		fmt.Fprintf(stderr, "run: --profiles: %v\n", err)
 		return 2
 	}
-	jpath := *resume
-	if jpath == "" {
-		jpath = journalPath(*journalFlag, *out)
+	rd, jpath, ok := batchFiles(p, *resultsRoot, *resume, resumed, *journalFlag, *out, stderr)
+	if !ok {
+		return 2
 	}
 	jr, ok := openJournal(p, reg.Executable, jpath, resumed, stderr)
 	if !ok {
+		rd.release()
 		return 2
 	}
 	if !*quiet {
 		jr.announce(stderr)
-	}
-	var obs executor.Observer
-	if !*quiet {
-		obs = report.NewRunLog(stderr, p)
+		announceBatch(stderr, p, order)
 	}
 	env := report.CollectEnv()
 	if !*quiet && env.Check != nil {
@@ -249,9 +305,11 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 			fmt.Fprintf(stderr, "# Environment: %s %s: %s\n", d.Severity, d.Code, d.Message)
 		}
 	}
+	obs, finish := display(stderr, p, *quiet, *verbose)
 	forks, xerr := executor.Execute(ctx, p, executor.Options{
 		Executable: reg.Executable,
 		Observer:   obs,
+		Order:      order,
 		InProcess:  reg.InProcess,
 		FailFast:   *failFast,
 		ProfileDir: profDir,
@@ -260,17 +318,23 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 		Guard:      true,
 		Warn:       func(msg string) { fmt.Fprintf(stderr, "run: %s\n", msg) },
 	})
+	finish()
 	env.End = time.Now()
 	if resumed != nil {
 		env.Start = resumed.Header.Started
 	}
 	rep := report.Build(p, forks, env)
+	rep.Order = reportOrder(order)
 	rep.Complete = rep.Complete && ctx.Err() == nil && xerr == nil
 	if err := jr.close(ctx.Err() == nil && xerr == nil, rep.Complete); err != nil && xerr == nil {
 		xerr = err
 	}
 	if err := write(renderer, rep, *out, stdout); err != nil {
 		fmt.Fprintf(stderr, "run: writing the report: %v\n", err)
+		return 2
+	}
+	if err := rd.write(rep, ctx.Err() == nil && xerr == nil); err != nil {
+		fmt.Fprintf(stderr, "run: --results-dir: writing the report: %v\n", err)
 		return 2
 	}
 	switch {

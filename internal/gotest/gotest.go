@@ -3,6 +3,11 @@
 // benchmark functions in it. The forks then run that binary (see
 // worker.RunTestBinary); nothing here measures.
 //
+// A relative `package:` (./codec) is relative to its spec file
+// (plan.PackageKey), and the go command runs in that directory, so the
+// package is resolved in its own module; an import path is resolved in
+// the module of the current directory, or the standard library.
+//
 // Test binaries are cached by content. `go test -c` builds into a
 // temporary file next to the cache; the binary's SHA-256 names it
 // (<import path>-<hash>.test), and an identical one already there is
@@ -91,20 +96,21 @@ func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec) ([]plan.Be
 			if e.Package == "" {
 				continue
 			}
-			p, err := b.Load(ctx, e.Package)
+			key := plan.PackageKey(s.Path, e.Package)
+			p, err := b.Load(ctx, key)
 			if err != nil {
 				errs = append(errs, &spec.Error{Pos: e.PackagePos, Msg: fmt.Sprintf("benchmarks[%d].package: %v", e.Index, err)})
 				continue
 			}
-			if done[e.Package] {
+			if done[key] {
 				continue
 			}
-			done[e.Package] = true
+			done[key] = true
 			for _, fn := range p.Benchmarks {
 				out = append(out, plan.Benchmark{
 					Name:    plan.PackageName(fn),
 					Testing: true,
-					Package: e.Package,
+					Package: key,
 					GoTest:  &plan.GoTest{ImportPath: p.ImportPath, Dir: p.Dir, Binary: p.Binary, Func: fn},
 				})
 			}
@@ -116,10 +122,12 @@ func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec) ([]plan.Be
 	return out, nil
 }
 
-// Load builds the test binary of pkg (an import path, or a directory
-// relative to the current one such as ./internal/codec) and lists its
-// benchmarks. A path that names no package or several, a package without
-// test files or benchmarks, and a build failure are errors that say so.
+// Load builds the test binary of pkg and lists its benchmarks. pkg is an
+// import path, resolved in the current directory's module (or the
+// standard library), or a directory, which the go command then runs in,
+// so that it is resolved in its own module. A path that names no package
+// or several, a package without test files or benchmarks, and a build
+// failure are errors that say so.
 func (b *Builder) Load(ctx context.Context, pkg string) (*Package, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -135,11 +143,18 @@ func (b *Builder) Load(ctx context.Context, pkg string) (*Package, error) {
 }
 
 func (b *Builder) load(ctx context.Context, pkg string) (*Package, error) {
-	p, err := b.list(ctx, pkg)
+	dir, arg := "", pkg
+	if filepath.IsAbs(pkg) {
+		dir, arg = pkg, "."
+		if fi, err := os.Stat(pkg); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("package directory %s does not exist", pkg)
+		}
+	}
+	p, err := b.list(ctx, dir, arg)
 	if err != nil {
 		return nil, err
 	}
-	if p.Binary, err = b.build(ctx, p.ImportPath); err != nil {
+	if p.Binary, err = b.build(ctx, dir, arg, p.ImportPath); err != nil {
 		return nil, err
 	}
 	if p.Benchmarks, err = listBenchmarks(ctx, p); err != nil {
@@ -151,14 +166,17 @@ func (b *Builder) load(ctx context.Context, pkg string) (*Package, error) {
 	return p, nil
 }
 
-// list resolves pkg with go list.
-func (b *Builder) list(ctx context.Context, pkg string) (*Package, error) {
+// list resolves pkg with go list, run in dir ("": the current one).
+func (b *Builder) list(ctx context.Context, dir, pkg string) (*Package, error) {
 	if strings.HasPrefix(pkg, "-") {
 		return nil, fmt.Errorf("invalid package %q", pkg)
 	}
-	out, err := b.goCmd(ctx, "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}", "--", pkg)
+	out, err := b.goCmd(ctx, dir, "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}", "--", pkg)
 	if err != nil {
 		return nil, fmt.Errorf("package %q: %w", pkg, err)
+	}
+	if strings.TrimSpace(out) == "" {
+		return nil, fmt.Errorf("package %q matches no package", pkg)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 1 {
@@ -176,23 +194,23 @@ func (b *Builder) list(ctx context.Context, pkg string) (*Package, error) {
 
 var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// build runs go test -c into a temporary file in the cache and installs
-// the result under its content hash.
-func (b *Builder) build(ctx context.Context, importPath string) (string, error) {
-	dir := b.CacheDir
-	if dir == "" {
-		dir = DefaultCacheDir()
+// build runs go test -c on pkg in dir into a temporary file in the
+// cache and installs the result under its content hash.
+func (b *Builder) build(ctx context.Context, dir, pkg, importPath string) (string, error) {
+	cache := b.CacheDir
+	if cache == "" {
+		cache = DefaultCacheDir()
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return "", fmt.Errorf("test binary cache: %w", err)
 	}
-	tmp, err := os.MkdirTemp(dir, ".build-")
+	tmp, err := os.MkdirTemp(cache, ".build-")
 	if err != nil {
 		return "", fmt.Errorf("test binary cache: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "pkg.test")
-	if _, err := b.goCmd(ctx, "test", "-c", "-o", bin, importPath); err != nil {
+	if _, err := b.goCmd(ctx, dir, "test", "-c", "-o", bin, pkg); err != nil {
 		return "", fmt.Errorf("building the test binary of %s failed: %w", importPath, err)
 	}
 	sum, err := fileHash(bin)
@@ -200,7 +218,7 @@ func (b *Builder) build(ctx context.Context, importPath string) (string, error) 
 		return "", fmt.Errorf("building the test binary of %s: %w", importPath, err)
 	}
 	name := strings.Trim(unsafeChars.ReplaceAllString(importPath, "_"), "_.")
-	final := filepath.Join(dir, fmt.Sprintf("%s-%s.test", name, sum[:16]))
+	final := filepath.Join(cache, fmt.Sprintf("%s-%s.test", name, sum[:16]))
 	if _, err := os.Stat(final); err == nil {
 		return final, nil
 	}
@@ -228,14 +246,15 @@ func listBenchmarks(ctx context.Context, p *Package) ([]string, error) {
 	return names, nil
 }
 
-// goCmd runs the go command and returns its stdout; a failure carries
-// its stderr.
-func (b *Builder) goCmd(ctx context.Context, args ...string) (string, error) {
+// goCmd runs the go command in dir ("": the current one) and returns its
+// stdout; a failure carries its stderr.
+func (b *Builder) goCmd(ctx context.Context, dir string, args ...string) (string, error) {
 	goBin := b.Go
 	if goBin == "" {
 		goBin = "go"
 	}
 	cmd := exec.CommandContext(ctx, goBin, args...)
+	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -1,0 +1,259 @@
+package worker
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/spec"
+	"github.com/google/go-cmp/cmp"
+)
+
+func testingAssignment(mode string, warm, meas spec.Iterations, opi int) *executor.Assignment {
+	a := assignment(mode, warm, meas, opi)
+	a.Run.Settings.Threads = 1
+	return a
+}
+
+func runTesting(t *testing.T, a *executor.Assignment, fn func(*testing.B)) ([]executor.Iteration, error) {
+	t.Helper()
+	var its []executor.Iteration
+	_, err := RunTesting(a, fn, func(it *executor.Iteration) error {
+		its = append(its, *it)
+		return nil
+	})
+	return its, err
+}
+
+// phases lists each iteration's phase and index.
+func phases(its []executor.Iteration) []string {
+	var out []string
+	for _, it := range its {
+		out = append(out, fmt.Sprintf("%s %d", it.Phase, it.Index))
+	}
+	return out
+}
+
+func TestRunTestingIterationsAndMetrics(t *testing.T) {
+	a := testingAssignment(spec.ModeAverageTime,
+		spec.Iterations{Iterations: 1, Time: time.Millisecond, BatchSize: 4},
+		spec.Iterations{Iterations: 2, Time: 2 * time.Millisecond, BatchSize: 4}, 2)
+	var sink []byte
+	its, err := runTesting(t, a, func(b *testing.B) {
+		b.SetBytes(64)
+		for b.Loop() {
+			sink = make([]byte, 64)
+		}
+		b.ReportMetric(7, "widgets/op")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = sink
+	if diff := cmp.Diff([]string{"warmup 1", "measurement 1", "measurement 2"}, phases(its)); diff != "" {
+		t.Fatalf("iterations (-want +got):\n%s", diff)
+	}
+	for _, it := range its {
+		if it.Invocations == 0 || it.TimeNs <= 0 {
+			t.Fatalf("empty iteration %+v", it)
+		}
+		// JMH: ops = invocations × ops_per_invocation ÷ batch_size.
+		if want := float64(it.Invocations) * 2 / 4; it.Ops != want {
+			t.Errorf("%s %d: ops = %v, want %v", it.Phase, it.Index, it.Ops, want)
+		}
+		if got := it.Metrics[MetricAllocs]; math.Abs(got-1) > 0.01 {
+			t.Errorf("allocs/op = %v, want 1", got)
+		}
+		if got := it.Metrics[MetricAllocBytes]; got < 64 || got > 80 {
+			t.Errorf("B/op = %v, want 64", got)
+		}
+		wantMBs := 64 * float64(it.Invocations) / 1e6 / (it.TimeNs / 1e9)
+		if got := it.Metrics[MetricMBPerSec]; math.Abs(got-wantMBs) > 1e-9*wantMBs {
+			t.Errorf("MB/s = %v, want %v", got, wantMBs)
+		}
+		if got := it.Metrics["widgets/op"]; got != 7 {
+			t.Errorf("widgets/op = %v, want 7", got)
+		}
+	}
+}
+
+func TestRunTestingSingleShotRunsOneBatch(t *testing.T) {
+	one := spec.Iterations{Iterations: 2, Time: time.Second, BatchSize: 7}
+	for _, body := range []struct {
+		name string
+		fn   func(*testing.B)
+	}{
+		{"b.Loop", func(b *testing.B) {
+			for b.Loop() {
+			}
+		}},
+		{"b.N", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+			}
+		}},
+	} {
+		t.Run(body.name, func(t *testing.T) {
+			its, err := runTesting(t, testingAssignment(spec.ModeSingleShot, one, one, 3), body.fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(its) != 4 {
+				t.Fatalf("%d iterations, want 4", len(its))
+			}
+			for _, it := range its {
+				// One batch of 7 invocations, which is one op of
+				// ops_per_invocation operations.
+				if it.Invocations != 7 || it.Ops != 3 {
+					t.Errorf("%s %d: invocations %d ops %v, want 7 and 3", it.Phase, it.Index, it.Invocations, it.Ops)
+				}
+			}
+		})
+	}
+}
+
+func TestRunTestingFailures(t *testing.T) {
+	quick := spec.Iterations{Iterations: 1, Time: time.Millisecond, BatchSize: 1}
+	tests := []struct {
+		name string
+		mode string
+		fn   func(*testing.B)
+		want string
+	}{
+		{"fatal", spec.ModeAverageTime, func(b *testing.B) { b.Fatal("no input") }, "the benchmark failed"},
+		{"early return", spec.ModeAverageTime, func(b *testing.B) { b.Loop() }, "the benchmark failed"},
+		{"skip", spec.ModeAverageTime, func(b *testing.B) { b.Skip("not here") }, "skipped itself"},
+		{"panic", spec.ModeAverageTime, func(b *testing.B) { panic("boom") }, "panic: boom"},
+		{"sample", spec.ModeSampleTime, func(b *testing.B) {}, "sample mode is not available"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := runTesting(t, testingAssignment(tt.mode, quick, quick, 1), tt.fn)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
+			}
+			var pe *PanicError
+			if tt.name == "panic" && (!errors.As(err, &pe) || len(pe.Stack) == 0) {
+				t.Errorf("a panic should come with its stack: %#v", err)
+			}
+		})
+	}
+}
+
+func TestRunTestingLeavesTheFlagsAlone(t *testing.T) {
+	before := testingFlag(t, "test.benchtime")
+	quick := spec.Iterations{Iterations: 1, Time: time.Millisecond, BatchSize: 1}
+	if _, err := runTesting(t, testingAssignment(spec.ModeSingleShot, quick, quick, 1), func(b *testing.B) {
+		for b.Loop() {
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if after := testingFlag(t, "test.benchtime"); after != before {
+		t.Errorf("-test.benchtime is %q after RunTesting, was %q", after, before)
+	}
+}
+
+func testingFlag(t *testing.T, name string) string {
+	t.Helper()
+	f := flag.Lookup(name)
+	if f == nil {
+		t.Fatalf("no flag %s in a test binary", name)
+	}
+	return f.Value.String()
+}
+
+// goTestOutput is what a test binary prints for -test.count=3 of one
+// benchmark, with noise around it.
+const goTestOutput = `goos: linux
+goarch: amd64
+pkg: strings
+cpu: Some CPU @ 2.00GHz
+some line the benchmark printed
+BenchmarkIndex-8   	 1000000	        12.50 ns/op	       0 B/op	       0 allocs/op
+BenchmarkIndex-8   	 2000000	        10.00 ns/op	      16 B/op	       1 allocs/op	 100.00 MB/s	 3.000 hits/op
+BenchmarkIndex-8   	 4000000	        11.00 ns/op	       0 B/op	       0 allocs/op
+PASS
+`
+
+func packageAssignment(mode string, warm, meas int, batch int) *executor.Assignment {
+	a := testingAssignment(mode,
+		spec.Iterations{Iterations: warm, Time: time.Second, BatchSize: batch},
+		spec.Iterations{Iterations: meas, Time: time.Second, BatchSize: batch}, 2)
+	a.Run.GoTest = &plan.GoTest{ImportPath: "strings", Func: "BenchmarkIndex", Binary: "strings.test"}
+	return a
+}
+
+func TestReadResultsMapsEachCountToAnIteration(t *testing.T) {
+	var its []executor.Iteration
+	n, err := readResults(strings.NewReader(goTestOutput), packageAssignment(spec.ModeAverageTime, 1, 2, 4), func(it *executor.Iteration) error {
+		its = append(its, *it)
+		return nil
+	})
+	if err != nil || n != 3 {
+		t.Fatalf("readResults = %d, %v; want 3, nil", n, err)
+	}
+	want := []executor.Iteration{
+		{Phase: "warmup", Index: 1, Ops: 1e6 * 2 / 4, TimeNs: 12.5e6, Invocations: 1e6,
+			Metrics: map[string]float64{"B/op": 0, "allocs/op": 0}},
+		{Phase: "measurement", Index: 1, Ops: 2e6 * 2 / 4, TimeNs: 20e6, Invocations: 2e6,
+			Metrics: map[string]float64{"B/op": 16, "allocs/op": 1, "MB/s": 100, "hits/op": 3}},
+		{Phase: "measurement", Index: 2, Ops: 4e6 * 2 / 4, TimeNs: 44e6, Invocations: 4e6,
+			Metrics: map[string]float64{"B/op": 0, "allocs/op": 0}},
+	}
+	if diff := cmp.Diff(want, its); diff != "" {
+		t.Errorf("iterations (-want +got):\n%s", diff)
+	}
+}
+
+func TestReadResultsSingleShot(t *testing.T) {
+	out := "BenchmarkIndex-8   \t 5\t  300.0 ns/op\n"
+	var its []executor.Iteration
+	_, err := readResults(strings.NewReader(out), packageAssignment(spec.ModeSingleShot, 0, 1, 5), func(it *executor.Iteration) error {
+		its = append(its, *it)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ss: the batch of 5 is one op of ops_per_invocation (2) operations.
+	want := []executor.Iteration{{Phase: "measurement", Index: 1, Ops: 2, TimeNs: 1500, Invocations: 5, Metrics: map[string]float64{}}}
+	if diff := cmp.Diff(want, its); diff != "" {
+		t.Errorf("iterations (-want +got):\n%s", diff)
+	}
+}
+
+func TestReadResultsRefusesSubBenchmarks(t *testing.T) {
+	out := "BenchmarkIndex/short-8   \t 5\t  300.0 ns/op\n"
+	_, err := readResults(strings.NewReader(out), packageAssignment(spec.ModeAverageTime, 0, 1, 1), func(*executor.Iteration) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "sub-benchmarks") {
+		t.Fatalf("err = %v, want a sub-benchmark error", err)
+	}
+}
+
+func TestTestBinaryArgs(t *testing.T) {
+	a := packageAssignment(spec.ModeSingleShot, 2, 3, 100)
+	a.Run.Key = "Index:ss"
+	a.Fork = 2
+	a.ProfileDir = "/prof"
+	a.Run.Settings.Profilers = []string{"gc", "cpu"}
+	args, profiles := testBinaryArgs(a)
+	want := []string{"-test.run=^$", "-test.bench=^BenchmarkIndex$", "-test.benchtime=100x", "-test.count=5", "-test.benchmem",
+		"-test.cpuprofile=/prof/Index_ss.fork2.cpu.pprof"}
+	if diff := cmp.Diff(want, args); diff != "" {
+		t.Errorf("args (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"cpu": "/prof/Index_ss.fork2.cpu.pprof"}, profiles); diff != "" {
+		t.Errorf("profiles (-want +got):\n%s", diff)
+	}
+	a.Run.Mode = spec.ModeThroughput
+	a.Run.Settings.Measurement.Time = 250 * time.Millisecond
+	if args, _ := testBinaryArgs(a); args[2] != "-test.benchtime=250ms" {
+		t.Errorf("thrpt benchtime flag = %s, want -test.benchtime=250ms", args[2])
+	}
+}

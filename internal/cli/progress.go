@@ -1,0 +1,274 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report"
+)
+
+// What `run` shows on stderr while a batch runs:
+//
+//   - On a terminal (stderr is a TTY and CI is not set): a live progress
+//     bar — forks done of all, the current run and fork, and the ETA
+//     (report.ETA: the plan's estimate corrected by what has been
+//     measured, falling while a fork runs). It replaces the JMH run log,
+//     whose lines would scroll the bar away; failed forks still print a
+//     line above it. --verbose shows the run log instead of the bar.
+//   - Elsewhere (a pipe, a file, CI=true): the run log, as JMH writes it,
+//     and one plain timestamped progress line per fork, when it ends —
+//     nothing that redraws, so that CI logs stay readable and greppable.
+//   - --quiet: neither.
+//
+// The report is the same in every case.
+
+// display returns the observer of a batch and a function to call when
+// the batch has ended.
+func display(stderr io.Writer, p *plan.Plan, quiet, verbose bool) (executor.Observer, func()) {
+	switch {
+	case quiet:
+		return nil, func() {}
+	case verbose:
+		return report.NewRunLog(stderr, p), func() {}
+	case interactive(stderr):
+		b := newBar(stderr, p)
+		return b, b.close
+	}
+	return fanOut{report.NewRunLog(stderr, p), newLines(stderr, p, time.Now)}, func() {}
+}
+
+// interactive reports whether w is a terminal a person watches: a TTY,
+// and not a CI job (CI=true, as GitHub Actions, GitLab CI and most others
+// set it, even when they give the job a pseudo-terminal).
+func interactive(w io.Writer) bool {
+	if ci := os.Getenv("CI"); ci != "" && ci != "false" && ci != "0" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// fanOut tells every observer in turn.
+type fanOut []executor.Observer
+
+func (o fanOut) RunStart(r *plan.Run) {
+	for _, x := range o {
+		x.RunStart(r)
+	}
+}
+
+func (o fanOut) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
+	for _, x := range o {
+		x.ForkStart(r, fork, total, warmup, done, all)
+	}
+}
+
+func (o fanOut) Iteration(r *plan.Run, fork int, it *executor.Iteration) {
+	for _, x := range o {
+		x.Iteration(r, fork, it)
+	}
+}
+
+func (o fanOut) ForkEnd(r *plan.Run, f *executor.ForkResult) {
+	for _, x := range o {
+		x.ForkEnd(r, f)
+	}
+}
+
+func (o fanOut) RunEnd(r *plan.Run, forks []executor.ForkResult) {
+	for _, x := range o {
+		x.RunEnd(r, forks)
+	}
+}
+
+// forkName is "sqrt.Sunk:avgt fork 2 of 3" ("… warmup fork 1 of 1").
+func forkName(r *plan.Run, fork, total int, warmup bool) string {
+	w := r.Settings.WarmupForks
+	label := r.Key
+	if warmup {
+		return fmt.Sprintf("%s warmup fork %d of %d", label, fork, w)
+	}
+	return fmt.Sprintf("%s fork %d of %d", label, fork-w, total-w)
+}
+
+// progress is the state both displays keep: where the batch is, and its
+// ETA.
+type progress struct {
+	eta       *report.ETA
+	done, all int
+	name      string    // of the running fork
+	started   time.Time // of the running fork
+}
+
+func (p *progress) forkStart(r *plan.Run, fork, total int, warmup bool, done, all int, now time.Time) {
+	p.done, p.all = done, all
+	p.name = forkName(r, fork, total, warmup)
+	p.started = now
+	p.eta.Start(r)
+}
+
+func (p *progress) forkEnd(r *plan.Run, f *executor.ForkResult) {
+	p.eta.End(r, f.Wall)
+	p.done++
+	p.started = time.Time{}
+}
+
+// left is the ETA at now.
+func (p *progress) left(now time.Time) time.Duration {
+	var elapsed time.Duration
+	if !p.started.IsZero() {
+		elapsed = now.Sub(p.started)
+	}
+	return p.eta.Left(p.done, p.all, elapsed)
+}
+
+// lines writes one plain line per fork when it ends:
+//
+//	2026-01-15T02:31:07Z [3/12] sqrt.Sunk:avgt fork 2 of 3: ok in 1.21s, ETA 00:00:41
+type lines struct {
+	w   io.Writer
+	now func() time.Time
+	progress
+}
+
+func newLines(w io.Writer, p *plan.Plan, now func() time.Time) *lines {
+	return &lines{w: w, now: now, progress: progress{eta: report.NewETA(p)}}
+}
+
+func (l *lines) RunStart(*plan.Run)                              {}
+func (l *lines) Iteration(*plan.Run, int, *executor.Iteration)   {}
+func (l *lines) RunEnd(r *plan.Run, forks []executor.ForkResult) {}
+func (l *lines) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
+	l.forkStart(r, fork, total, warmup, done, all, l.now())
+}
+
+func (l *lines) ForkEnd(r *plan.Run, f *executor.ForkResult) {
+	l.forkEnd(r, f)
+	now := l.now()
+	status := "ok"
+	if f.Failed() {
+		status = "FAILED: " + firstLine(f.Err) + ","
+	}
+	fmt.Fprintf(l.w, "%s [%d/%d] %s: %s in %s, ETA %s\n", now.UTC().Format(time.RFC3339), l.done, l.all,
+		l.name, status, f.Wall.Round(10*time.Millisecond), hms(l.left(now)))
+}
+
+// bar is the live progress bar of a terminal. A ticker redraws it twice
+// a second so that the ETA falls while a fork runs.
+type bar struct {
+	w    io.Writer
+	bar  *progressbar.ProgressBar
+	stop chan struct{}
+	wg   sync.WaitGroup
+
+	mu sync.Mutex // guards progress: the executor and the ticker share it
+	progress
+}
+
+func newBar(w io.Writer, p *plan.Plan) *bar {
+	b := &bar{w: w, stop: make(chan struct{}), progress: progress{eta: report.NewETA(p)}}
+	for i := range p.Runs {
+		b.all += p.Runs[i].ForkCount()
+	}
+	b.bar = progressbar.NewOptions(max(b.all, 1),
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetWidth(24),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(false), // ours is better: it knows the plan
+		progressbar.OptionSetElapsedTime(false),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionSetRenderBlankState(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionSetDescription(b.describe(time.Now())),
+	)
+	b.wg.Add(1)
+	go b.tick()
+	return b
+}
+
+func (b *bar) tick() {
+	defer b.wg.Done()
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.stop:
+			return
+		case now := <-t.C:
+			b.mu.Lock()
+			d := b.describe(now)
+			b.mu.Unlock()
+			b.bar.Describe(d)
+		}
+	}
+}
+
+// describe is the text after the bar: the ETA and the running fork.
+func (b *bar) describe(now time.Time) string {
+	d := "ETA " + hms(b.left(now))
+	if b.name != "" {
+		d += "  " + b.name
+	}
+	return d
+}
+
+func (b *bar) RunStart(*plan.Run)                              {}
+func (b *bar) Iteration(*plan.Run, int, *executor.Iteration)   {}
+func (b *bar) RunEnd(r *plan.Run, forks []executor.ForkResult) {}
+
+func (b *bar) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
+	b.mu.Lock()
+	b.forkStart(r, fork, total, warmup, done, all, time.Now())
+	d := b.describe(time.Now())
+	b.mu.Unlock()
+	if all != b.bar.GetMax() {
+		b.bar.ChangeMax(max(all, 1))
+	}
+	b.bar.Describe(d)
+}
+
+func (b *bar) ForkEnd(r *plan.Run, f *executor.ForkResult) {
+	b.mu.Lock()
+	name := b.name
+	b.forkEnd(r, f)
+	b.name = ""
+	d := b.describe(time.Now())
+	b.mu.Unlock()
+	if f.Failed() {
+		b.bar.Clear()
+		fmt.Fprintf(b.w, "%s FAILED: %s\n", name, firstLine(f.Err))
+	}
+	b.bar.Describe(d)
+	b.bar.Add(1)
+}
+
+// close stops the ticker and leaves the bar's last state on its line.
+func (b *bar) close() {
+	close(b.stop)
+	b.wg.Wait()
+	b.mu.Lock()
+	d := fmt.Sprintf("%d of %d forks", b.done, b.all)
+	b.mu.Unlock()
+	b.bar.Describe(d)
+	fmt.Fprintln(b.w)
+}
+
+// hms writes d as hh:mm:ss, rounded to the second.
+func hms(d time.Duration) string {
+	s := int64(d.Round(time.Second) / time.Second)
+	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

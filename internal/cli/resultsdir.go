@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report"
+)
+
+// `run --results-dir DIR` keeps every batch of a suite, as a nightly job
+// wants them:
+//
+//	DIR/<suite>/20260115T023000Z.json          the JSON report of the batch started then (UTC)
+//	DIR/<suite>/20260115T023000Z.json.journal  its journal (unless --journal puts it elsewhere)
+//	DIR/<suite>/latest.json                    a copy of the newest batch that ended
+//
+// A shard's files carry its number: 20260115T023000Z-shard-2-of-4.json,
+// latest-shard-2-of-4.json. <suite> is the first spec's name.
+//
+// Nothing is overwritten in place. A batch takes a name no earlier batch
+// has (a second batch in the same second gets -2, -3, …) and reserves it
+// by creating its journal exclusively; every file is written to a
+// temporary file and renamed into place, so a reader sees a whole report
+// or none. latest.json is replaced only when a batch ended (ran to the
+// end, or was stopped by --fail-on-error): an interrupted batch writes its
+// partial report under its own name, and `run --resume` of its journal
+// finishes that same report.
+
+// batchFiles decides where the batch's journal goes (see journal.go) and,
+// with --results-dir root, the batch's files there. A journal that
+// --journal or --resume names wins over the results directory's. It
+// prints why it cannot and returns false.
+func batchFiles(p *plan.Plan, root, resume string, resumed *executor.JournalState, journalFlag, out string, stderr io.Writer) (*resultsDir, string, bool) {
+	jpath := resume
+	if jpath == "" {
+		jpath = journalPath(journalFlag, out)
+	}
+	if root == "" {
+		return nil, jpath, true
+	}
+	start := time.Now()
+	if resumed != nil {
+		start = resumed.Header.Started
+	}
+	rd, err := openResultsDir(root, p, start, resume)
+	if err != nil {
+		fmt.Fprintf(stderr, "run: %v\n", err)
+		return nil, "", false
+	}
+	switch {
+	case resume == "" && journalFlag == "":
+		jpath = rd.journal
+	case jpath != rd.journal:
+		rd.release()
+	}
+	return rd, jpath, true
+}
+
+// resultsDir is where one batch writes in a results directory.
+type resultsDir struct {
+	report  string // this batch's report
+	journal string // its journal, reserved
+	latest  string
+}
+
+// openResultsDir picks the files of the batch that runs p, started at
+// start, under root. resume is the journal a resumed batch continues
+// ("" for a new batch): when it is one of the directory's, the batch
+// keeps its report's name.
+func openResultsDir(root string, p *plan.Plan, start time.Time, resume string) (*resultsDir, error) {
+	dir := filepath.Join(root, p.Suite)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("--results-dir: %w", err)
+	}
+	suffix := ""
+	if s := p.Shard; s != nil {
+		suffix = fmt.Sprintf("-shard-%d-of-%d", s.Index, s.Count)
+	}
+	rd := &resultsDir{latest: filepath.Join(dir, "latest"+suffix+".json")}
+	if name, ok := strings.CutSuffix(resume, ".json.journal"); ok && resume != "" {
+		if same, _ := sameDir(filepath.Dir(resume), dir); same {
+			rd.report, rd.journal = name+".json", resume
+			return rd, nil
+		}
+	}
+	stamp := start.UTC().Format("20060102T150405Z") + suffix
+	for n := 1; n < 1000; n++ {
+		name := stamp
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d", stamp, n)
+		}
+		rd.report = filepath.Join(dir, name+".json")
+		rd.journal = rd.report + ".journal"
+		if _, err := os.Lstat(rd.report); err == nil {
+			continue
+		}
+		f, err := os.OpenFile(rd.journal, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--results-dir: %w", err)
+		}
+		f.Close() // the journal replaces this placeholder
+		return rd, nil
+	}
+	return nil, fmt.Errorf("--results-dir: %s: no free name for a report of %s", dir, stamp)
+}
+
+func sameDir(a, b string) (bool, error) {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	fb, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(fa, fb), nil
+}
+
+// write saves the report and, when the batch ended, makes it the latest;
+// nothing without a results directory.
+func (rd *resultsDir) write(rep *report.Report, ended bool) error {
+	if rd == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := (report.JSONRenderer{}).Render(&buf, rep); err != nil {
+		return err
+	}
+	if err := writeAtomic(rd.report, buf.Bytes()); err != nil {
+		return err
+	}
+	if !ended {
+		return nil
+	}
+	return writeAtomic(rd.latest, buf.Bytes())
+}
+
+// release removes the journal's placeholder when the batch did not get
+// to create its journal (it was refused).
+func (rd *resultsDir) release() {
+	if rd == nil {
+		return
+	}
+	if fi, err := os.Stat(rd.journal); err == nil && fi.Size() == 0 {
+		os.Remove(rd.journal)
+	}
+}
+
+// writeAtomic writes data to a temporary file in path's directory and
+// renames it to path.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".benchspec-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// syncDir makes a rename in dir durable; failure only weakens that.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}

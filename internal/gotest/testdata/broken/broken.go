@@ -1,0 +1,2 @@
+// Package broken has a test file that does not compile.
+package broken

@@ -1,0 +1,10 @@
+package broken
+
+import "testing"
+
+func BenchmarkBroken(b *testing.B) {
+	var n int = "not a number"
+	for b.Loop() {
+		n++
+	}
+}
