@@ -39,13 +39,17 @@ import (
 // sample count is the number of forks. Sample mode's percentiles are not
 // written: benchstat computes its own summaries.
 //
-// File configuration: goos, goarch, pkg (the suite name: there is no Go
-// package behind a spec) and cpu, then benchspec-mode, benchspec-forks,
-// benchspec-warmup, benchspec-measurement ("ITERATIONSxTIME", with
-// "/batch=N" when the batch size is not 1) and benchspec-threads. benchstat
-// puts results with different configuration in different tables, so only
-// what must be equal for two results to be comparable is configuration:
-// no timestamps, host names or versions.
+// File configuration is what `go test` writes: goos, goarch, pkg (the
+// suite name: there is no Go package behind a spec) and cpu, so that
+// `benchstat gotest.txt benchspec.txt` pairs results with plain `go test
+// -bench` output directly. The mode and threads, which change what a
+// number means, are name keys instead, written only when they differ
+// from what `go test` measures: "/mode=thrpt" (sample, ss) and
+// "/threads=N" for N > 1. Warmup, measurement and fork settings are not
+// written: benchstat would put results that differ in them in separate
+// tables, yet comparing across them is the point of a baseline.
+// Values are rounded to 6 significant digits (no float noise such as
+// 3.7680000000000002).
 //
 // Failed runs have no result lines; like `go test`, a "--- FAIL:" line
 // with the reason stands in their place, which benchstat ignores.
@@ -84,7 +88,7 @@ func (GoBenchRenderer) Render(w io.Writer, r *Report) error {
 					continue
 				}
 				res := &benchfmt.Result{Config: config, Name: benchfmt.Name(name), Iters: max(int(math.Round(float64(it.Ops))), 1),
-					Values: []benchfmt.Value{{Value: float64(it.Score) * scale, Unit: unit}}}
+					Values: []benchfmt.Value{{Value: sig6(float64(it.Score) * scale), Unit: unit}}}
 				res.Values = appendMetrics(res.Values, it.Metrics)
 				if first {
 					res.Values = appendMetrics(res.Values, f.Metrics)
@@ -105,6 +109,12 @@ func goBenchName(run *Run, gomaxprocs int) string {
 	b.WriteString(goBenchField(run.Benchmark, false))
 	for _, k := range sortedKeys(run.Params) {
 		b.WriteString("/" + goBenchField(k, true) + "=" + goBenchField(run.Params[k], true))
+	}
+	if run.Mode != spec.ModeAverageTime {
+		b.WriteString("/mode=" + run.Mode)
+	}
+	if run.Threads > 1 {
+		fmt.Fprintf(&b, "/threads=%d", run.Threads)
 	}
 	if n, err := strconv.Atoi(run.Settings.Env["GOMAXPROCS"]); err == nil && n > 0 {
 		gomaxprocs = n
@@ -137,14 +147,8 @@ func goBenchUnit(run *Run) (unit string, scale float64) {
 }
 
 func goBenchConfig(r *Report, run *Run) []benchfmt.Config {
-	s := &run.Settings
 	kv := [][2]string{
 		{"goos", r.Env.GOOS}, {"goarch", r.Env.GOARCH}, {"pkg", r.Suite}, {"cpu", r.Env.CPU},
-		{"benchspec-mode", run.Mode},
-		{"benchspec-forks", strconv.Itoa(s.Forks)},
-		{"benchspec-warmup", goBenchPhase(s.Warmup)},
-		{"benchspec-measurement", goBenchPhase(s.Measurement)},
-		{"benchspec-threads", strconv.Itoa(run.Threads)},
 	}
 	config := make([]benchfmt.Config, 0, len(kv))
 	for _, c := range kv {
@@ -155,21 +159,19 @@ func goBenchConfig(r *Report, run *Run) []benchfmt.Config {
 	return config
 }
 
-func goBenchPhase(p Phase) string {
-	s := fmt.Sprintf("%dx%s", p.Iterations, p.Time)
-	if p.BatchSize != 1 {
-		s += fmt.Sprintf("/batch=%d", p.BatchSize)
-	}
-	return s
-}
-
 // appendMetrics appends the finite metrics, by name, as values whose unit
 // is the metric's name.
 func appendMetrics(values []benchfmt.Value, metrics map[string]Float) []benchfmt.Value {
 	for _, name := range sortedKeys(metrics) {
 		if v := metrics[name]; v.Valid() {
-			values = append(values, benchfmt.Value{Value: float64(v), Unit: goBenchField(name, false)})
+			values = append(values, benchfmt.Value{Value: sig6(float64(v)), Unit: goBenchField(name, false)})
 		}
 	}
 	return values
+}
+
+// sig6 rounds v to 6 significant digits, more than any benchmark resolves.
+func sig6(v float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
+	return r
 }

@@ -12,7 +12,10 @@ package worker
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
+	"unicode"
 )
 
 // Func is a benchmark body.
@@ -82,6 +85,12 @@ func (b *B) ResetTimer() {
 // report averages it over forks with its own error. Units must not contain
 // white space.
 func (b *B) ReportMetric(v float64, unit string) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		b.Fatalf("ReportMetric(%v, %q): a metric must be a finite number", v, unit)
+	}
+	if unit == "" || strings.ContainsFunc(unit, unicode.IsSpace) {
+		b.Fatalf("ReportMetric(%v, %q): the unit must be non-empty, without white space", v, unit)
+	}
 	if b.metrics == nil {
 		b.metrics = make(map[string]float64)
 	}

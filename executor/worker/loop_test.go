@@ -207,3 +207,20 @@ func TestBodyMisuseFailsTheFork(t *testing.T) {
 		}
 	}
 }
+
+func TestReportMetricRejectsNonFinite(t *testing.T) {
+	a := assignment(spec.ModeAverageTime, spec.Iterations{},
+		spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
+	for _, v := range []float64{math.NaN(), math.Inf(1)} {
+		clk := &fakeClock{}
+		_, err := RunFork(a, func(b *B) {
+			for b.Loop() {
+				clk.t += 10
+			}
+			b.ReportMetric(v, "widgets/op")
+		}, clk, fixedRand(0.5), func(*executor.Iteration) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), "a metric must be a finite number") {
+			t.Errorf("ReportMetric(%v): err = %v", v, err)
+		}
+	}
+}

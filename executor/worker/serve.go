@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"syscall"
 
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/spec"
@@ -139,13 +140,20 @@ func ServeBodies(lookup BodyLookup) int {
 		fmt.Fprintln(os.Stderr, "benchspec worker: no result pipe")
 		return 2
 	}
+	// Processes the benchmark starts must not inherit the result pipe.
+	syscall.CloseOnExec(executor.ResultFD)
 	w := bufio.NewWriter(pipe)
 	enc := json.NewEncoder(w)
 	send := func(m *executor.Message) error {
-		if err := enc.Encode(m); err != nil {
-			return err
+		err := enc.Encode(m)
+		if err == nil {
+			err = w.Flush()
 		}
-		return w.Flush()
+		if err != nil {
+			// The parent reads stderr's tail when the pipe fails it.
+			fmt.Fprintf(os.Stderr, "benchspec worker: writing the result pipe: %v\n", err)
+		}
+		return err
 	}
 	run := func(clock Clock, emit func(*executor.Iteration) error) (*Output, error) {
 		return RunTestBinary(&a, emit)

@@ -165,17 +165,18 @@ func (l *lines) ForkEnd(r *plan.Run, f *executor.ForkResult) {
 // bar is the live progress bar of a terminal. A ticker redraws it twice
 // a second so that the ETA falls while a fork runs.
 type bar struct {
-	w    io.Writer
-	bar  *progressbar.ProgressBar
-	stop chan struct{}
-	wg   sync.WaitGroup
+	w     io.Writer
+	bar   *progressbar.ProgressBar
+	start time.Time
+	stop  chan struct{}
+	wg    sync.WaitGroup
 
 	mu sync.Mutex // guards progress: the executor and the ticker share it
 	progress
 }
 
 func newBar(w io.Writer, p *plan.Plan) *bar {
-	b := &bar{w: w, stop: make(chan struct{}), progress: progress{eta: report.NewETA(p)}}
+	b := &bar{w: w, start: time.Now(), stop: make(chan struct{}), progress: progress{eta: report.NewETA(p)}}
 	for i := range p.Runs {
 		b.all += p.Runs[i].ForkCount()
 	}
@@ -187,7 +188,6 @@ func newBar(w io.Writer, p *plan.Plan) *bar {
 		progressbar.OptionSetElapsedTime(false),
 		progressbar.OptionShowDescriptionAtLineEnd(),
 		progressbar.OptionSetRenderBlankState(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionSetDescription(b.describe(time.Now())),
 	)
 	b.wg.Add(1)
@@ -256,7 +256,7 @@ func (b *bar) close() {
 	close(b.stop)
 	b.wg.Wait()
 	b.mu.Lock()
-	d := fmt.Sprintf("%d of %d forks", b.done, b.all)
+	d := fmt.Sprintf("%d of %d forks in %s", b.done, b.all, time.Since(b.start).Round(100*time.Millisecond))
 	b.mu.Unlock()
 	b.bar.Describe(d)
 	fmt.Fprintln(b.w)
