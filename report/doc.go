@@ -38,6 +38,7 @@
 // absent — null in JSON, an empty CSV field, no result line — never NaN
 // or a string; failed runs are listed with their reason, except in jmh
 // and gobench, whose readers expect only results (JMH leaves failed
-// benchmarks out too). Merge combines reports of disjoint runs; package
+// benchmarks out too). Merge combines reports of disjoint runs, and
+// proves the shards of one plan complete (shards.go); package
 // report/compare compares two.
 package report

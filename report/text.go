@@ -23,6 +23,8 @@ import (
 // of a run gets a numbered footnote too, marked after the unit of the
 // run's row ("ns/op [2]"), and the environment check's warnings follow
 // the footnotes (its info diagnostics are in the run log and the JSON).
+// A run that the plan selected a second time alike (from another entry
+// or spec) reads "name #2" (Run.DisplayName), as in every table.
 type TextRenderer struct{}
 
 // Render writes the table of r to w.

@@ -41,8 +41,8 @@ func TestSelfbenchSpecPlansTheDriversRuns(t *testing.T) {
 		"sort.Ints1000:avgt":   3,
 		"spin.1ms:avgt":        3,
 		"sqrt.KeepAlive:avgt":  3,
-		"log.Classic:sample":   3,
-		"log.Classic:sample#2": 3,
+		"log.Classic:sample":   5,
+		"log.Classic:sample#2": 5,
 		"fork.Minimal:avgt":    10,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -154,7 +154,7 @@ func resumeHint(rj *runJournal) string {
 	if rj == nil {
 		return ""
 	}
-	return fmt.Sprintf("; to finish the batch, run again with --resume %s (and the same --out and --format)", rj.path())
+	return fmt.Sprintf("; to finish the batch, run again with --resume %s (and the same --out, --format, --results-dir and --shard)", rj.path())
 }
 
 // announce says where the journal is and, when resuming, how much of the

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -244,7 +245,7 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 	fs := newFlagSet("run", usage, stderr)
 	format := fs.String("format", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	out := fs.String("out", "", "write the report to this file instead of stdout")
-	quiet := fs.Bool("quiet", false, "no run log on stderr")
+	quiet := fs.Bool("quiet", false, "no run log and no progress on stderr")
 	failFast := fs.Bool("fail-on-error", false, "stop the batch at the first failed run (JMH -foe)")
 	profiles := fs.String("profiles", "", "write the pprof profiles of the cpu, heap, mutex and block profilers into this `directory`")
 	journalFlag := fs.String("journal", "", "record every finished fork in this `file` (default: REPORT.journal with --out, none without)")
@@ -362,32 +363,17 @@ func anyFailed(r *report.Report) bool {
 	return false
 }
 
-// write renders the report to path (atomically: a temporary file renamed
-// into place) or to stdout.
+// write renders the report to path (atomically: see writeAtomic) or to
+// stdout.
 func write(r report.Renderer, rep *report.Report, path string, stdout io.Writer) error {
 	if path == "" {
 		return r.Render(stdout, rep)
 	}
-	tmp, err := os.CreateTemp(dirOf(path), ".benchspec-*")
-	if err != nil {
+	var buf bytes.Buffer
+	if err := r.Render(&buf, rep); err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if err := r.Render(tmp, rep); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-func dirOf(path string) string {
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		return path[:i+1]
-	}
-	return "."
+	return writeAtomic(path, buf.Bytes())
 }
 
 // profileDir makes the profiles directory absolute (forks may run

@@ -109,17 +109,6 @@ func Check(in *Input) []Diagnostic {
 	return out
 }
 
-// Warnings counts the diagnostics of severity warning.
-func Warnings(ds []Diagnostic) int {
-	n := 0
-	for _, d := range ds {
-		if d.Severity == SeverityWarning {
-			n++
-		}
-	}
-	return n
-}
-
 func inProcess() Diagnostic {
 	return Diagnostic{
 		Code:     InProcess,

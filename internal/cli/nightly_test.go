@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
+)
+
+func writeFiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		path := filepath.Join(dir, n)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestSpecFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, "specs/b.yaml", "specs/a.yaml", "specs/c.yml", "specs/sub/d.yaml", "e.yaml", "empty/readme.md")
+	at := func(p string) string { return filepath.Join(dir, p) }
+	got, err := specFiles([]string{at("e.yaml"), at("specs"), at("specs/a.yaml"), at("missing.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// sorted, not recursive, *.yaml only; a file named twice once; a
+	// missing file left to the parser's error
+	want := []string{at("e.yaml"), at("specs/a.yaml"), at("specs/b.yaml"), at("missing.yaml")}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("specFiles (-want +got):\n%s", diff)
+	}
+	if _, err := specFiles([]string{at("empty")}); err == nil || !strings.Contains(err.Error(), "a directory without spec files (*.yaml)") {
+		t.Errorf("a directory without specs: %v", err)
+	}
+}
+
+func TestShardFlags(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == EnvCompletionIndex {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		flags shardFlags
+		index string
+		i, n  int
+		err   string
+	}{
+		{flags: shardFlags{}},
+		{flags: shardFlags{shard: "2/4"}, i: 2, n: 4},
+		{flags: shardFlags{fromEnv: true, shards: 4}, index: "0", i: 1, n: 4},
+		{flags: shardFlags{fromEnv: true, shards: 4}, index: "3", i: 4, n: 4},
+		{flags: shardFlags{fromEnv: true, shards: 4}, index: "4", err: "numbers the pods 0 to 3"},
+		{flags: shardFlags{fromEnv: true, shards: 4}, index: "", err: `JOB_COMPLETION_INDEX="" is not a pod index`},
+		{flags: shardFlags{fromEnv: true}, index: "1", err: "--shard-from-env needs --shards N"},
+		{flags: shardFlags{shard: "1/2", fromEnv: true, shards: 2}, err: "give one of them"},
+		{flags: shardFlags{shards: 2}, err: "--shards goes with --shard-from-env"},
+		{flags: shardFlags{shard: "3/2"}, err: "numbered from 1 to 2"},
+	} {
+		i, n, err := tc.flags.part(env(tc.index))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%+v with index %q: error %v, want %q", tc.flags, tc.index, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || i != tc.i || n != tc.n {
+			t.Errorf("%+v with index %q = %d/%d, %v; want %d/%d", tc.flags, tc.index, i, n, err, tc.i, tc.n)
+		}
+	}
+}
+
+// A batch takes a name no earlier batch has, a shard's carries its
+// number, and a resumed batch keeps its report's name.
+func TestResultsDirNames(t *testing.T) {
+	root := t.TempDir()
+	p := &plan.Plan{Suite: "nightly"}
+	start := time.Date(2026, 1, 15, 3, 30, 0, 0, time.FixedZone("CET", 3600))
+	rel := func(rd *resultsDir) []string {
+		var out []string
+		for _, p := range []string{rd.report, rd.journal, rd.latest} {
+			r, _ := filepath.Rel(root, p)
+			out = append(out, r)
+		}
+		return out
+	}
+	first, err := openResultsDir(root, p, start, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"nightly/20260115T023000Z.json", "nightly/20260115T023000Z.json.journal", "nightly/latest.json"}
+	if diff := cmp.Diff(want, rel(first)); diff != "" {
+		t.Errorf("first batch (-want +got):\n%s", diff)
+	}
+	second, _ := openResultsDir(root, p, start, "")
+	if got := rel(second)[0]; got != "nightly/20260115T023000Z-2.json" {
+		t.Errorf("a second batch in the same second writes %s", got)
+	}
+	shard, _ := plan.Shard(p, 2, 4)
+	rd, _ := openResultsDir(root, shard, start, "")
+	want = []string{"nightly/20260115T023000Z-shard-2-of-4.json", "nightly/20260115T023000Z-shard-2-of-4.json.journal", "nightly/latest-shard-2-of-4.json"}
+	if diff := cmp.Diff(want, rel(rd)); diff != "" {
+		t.Errorf("shard (-want +got):\n%s", diff)
+	}
+	resumed, _ := openResultsDir(root, p, start.Add(time.Hour), first.journal)
+	if diff := cmp.Diff(rel(first), rel(resumed)); diff != "" {
+		t.Errorf("resumed batch (-first +resumed):\n%s", diff)
+	}
+
+	rep := &report.Report{SchemaVersion: report.SchemaVersion, Suite: "nightly", Runs: []report.Run{}, Specs: []report.SpecRef{}}
+	if err := second.write(rep, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(second.latest); !os.IsNotExist(err) {
+		t.Errorf("an interrupted batch made itself the latest: %v", err)
+	}
+	if err := second.write(rep, true); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(second.report)
+	b, _ := os.ReadFile(second.latest)
+	if fi, err := os.Stat(second.latest); err != nil || fi.Mode().Perm() != 0o644 || !bytes.Equal(a, b) || len(a) == 0 {
+		t.Errorf("latest.json: %v, %v; want a readable copy of the report", fi, err)
+	}
+}
+
+// The plain progress lines: one per fork, when it ends, timestamped,
+// with the plan's count and the ETA.
+func TestProgressLines(t *testing.T) {
+	s := spec.DefaultSettings()
+	s.Forks = 2
+	p := &plan.Plan{Estimate: 40 * time.Second, Runs: []plan.Run{
+		{Index: 0, Key: "a:avgt", Benchmark: "a", Settings: s, Estimate: 20 * time.Second},
+		{Index: 1, Key: "b:avgt", Benchmark: "b", Settings: s, Estimate: 20 * time.Second},
+	}}
+	now := time.Date(2026, 1, 15, 2, 30, 0, 0, time.UTC)
+	var out bytes.Buffer
+	l := newLines(&out, p, func() time.Time { return now })
+	l.ForkStart(&p.Runs[0], 1, 2, false, 0, 4)
+	now = now.Add(5 * time.Second) // half the estimate: the ETA halves too
+	l.ForkEnd(&p.Runs[0], &executor.ForkResult{Fork: 1, Wall: 5 * time.Second})
+	l.ForkStart(&p.Runs[1], 1, 2, false, 1, 3) // run a failed: its fork 2 left the count; 10 s of plan left, at 6/20 of the estimate
+	now = now.Add(time.Second)
+	l.ForkEnd(&p.Runs[1], &executor.ForkResult{Fork: 1, Wall: time.Second, Err: "exit status 2\nmore"})
+	want := "2026-01-15T02:30:05Z [1/4] a:avgt fork 1 of 2: ok in 5s, ETA 00:00:15\n" +
+		"2026-01-15T02:30:06Z [2/3] b:avgt fork 1 of 2: FAILED: exit status 2, in 1s, ETA 00:00:03\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("progress lines (-want +got):\n%s", diff)
+	}
+}
+
+// Not a terminal, or CI=true: no bar.
+func TestDisplayChoice(t *testing.T) {
+	p := &plan.Plan{}
+	var buf bytes.Buffer
+	if obs, _ := display(&buf, p, false, false); obs == nil {
+		t.Errorf("a pipe gets no display")
+	} else if _, ok := obs.(fanOut); !ok {
+		t.Errorf("a pipe gets %T, want the run log and the plain lines", obs)
+	}
+	if obs, _ := display(&buf, p, true, false); obs != nil {
+		t.Errorf("--quiet gets %T", obs)
+	}
+	if _, ok := func() executor.Observer { o, _ := display(&buf, p, false, true); return o }().(*report.RunLog); !ok {
+		t.Errorf("--verbose does not get the run log alone")
+	}
+	t.Setenv("CI", "true")
+	if interactive(os.Stderr) {
+		t.Errorf("CI=true is interactive")
+	}
+}
+
+// plan --shards n shows each run's part and the parts' estimates.
+func TestPlanShards(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	body := "version: 1\nname: t\ndefaults: {forks: 1, measurement: {iterations: 1, time: 1s}, warmup: {iterations: 0}}\nbenchmarks:\n  - include: '^sqrt'\n  - include: '^sort\\.Ints$'\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Suite(context.Background(), []string{"plan", path, "--shards", "2"}, registry, &stdout, &stderr); code != 0 {
+		t.Fatalf("plan --shards 2: exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"Shard\n", "4 runs, estimated 4s\nshard 1/2: 2 runs, estimated 2s\nshard 2/2: 2 runs, estimated 2s\n"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("plan --shards 2 lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	stdout.Reset()
+	if code := Suite(context.Background(), []string{"plan", path, "--shard", "2/2"}, registry, &stdout, &stderr); code != 0 || !strings.HasSuffix(stdout.String(), "shard 2/2: 2 of 4 runs, estimated 2s\n") {
+		t.Errorf("plan --shard 2/2: exit %d:\n%s", code, stdout.String())
+	}
+}
