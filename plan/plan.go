@@ -195,13 +195,19 @@ func product(declared, override map[string][]string) [][]Param {
 	return out
 }
 
-// key is a run's identity: benchmark, params and mode, e.g.
-// "sort.Ints/size=10:avgt".
+// key is a run's identity: benchmark, params, threads (when not 1) and
+// mode, e.g. "sort.Ints/size=10:avgt" or "counter.Shared/threads=2:thrpt".
 func key(r *Run) string {
 	var b strings.Builder
 	b.WriteString(r.Benchmark)
 	for _, p := range r.Params {
 		fmt.Fprintf(&b, "/%s=%s", p.Name, p.Value)
+	}
+	switch t := r.Settings.Threads; {
+	case t == spec.ThreadsMax:
+		b.WriteString("/threads=max")
+	case t > 1:
+		fmt.Fprintf(&b, "/threads=%d", t)
 	}
 	b.WriteString(":" + r.Mode)
 	return b.String()

@@ -113,17 +113,22 @@ type Run struct {
 // Failed reports whether the run failed.
 func (r *Run) Failed() bool { return r.Status != StatusOK }
 
-// DisplayName is the run's name in tables: its benchmark, followed by
+// DisplayName is the run's name in tables: its benchmark, with
+// "/threads=N" when more than one goroutine ran it, followed by
 // " #2", " #3", … when the plan had already selected the same benchmark,
 // params and mode with the same settings from an earlier entry or spec
 // (the key's "#N" suffix). Spec and Entry say where each one came from.
 func (r *Run) DisplayName() string {
+	name := r.Benchmark
+	if r.Threads > 1 {
+		name += "/threads=" + strconv.Itoa(r.Threads)
+	}
 	if i := strings.LastIndexByte(r.Key, '#'); i > 0 && i > strings.LastIndexByte(r.Key, ':') {
 		if n, err := strconv.Atoi(r.Key[i+1:]); err == nil && n > 1 {
-			return r.Benchmark + " #" + r.Key[i+1:]
+			return name + " #" + r.Key[i+1:]
 		}
 	}
-	return r.Benchmark
+	return name
 }
 
 // Settings is how a run was measured.

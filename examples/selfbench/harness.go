@@ -53,13 +53,33 @@ func (h *harness) run(key string) plan.Run {
 }
 
 // fork runs one fork of r in a batch of its own and returns its result.
-func (h *harness) fork(r plan.Run, obs executor.Observer) (executor.ForkResult, error) {
+func (h *harness) fork(r plan.Run) (executor.ForkResult, error) {
 	r.Index, r.Settings.Forks, r.Settings.WarmupForks = 0, 1, 0
-	forks, err := h.forks(r, obs)
+	forks, err := h.forks(r, nil)
 	if err != nil {
 		return executor.ForkResult{}, err
 	}
 	return forks[0], nil
+}
+
+// forkInto is a step for alternate: one fork of r, appended to into.
+func (h *harness) forkInto(r plan.Run, into *[]executor.ForkResult) func(int) error {
+	return func(int) error {
+		f, err := h.fork(r)
+		*into = append(*into, f)
+		return err
+	}
+}
+
+// testingInto is a step for alternate: one testing.B process of the body
+// named test (with classic, its `for range b.N` form), its ns/op
+// appended to into.
+func (h *harness) testingInto(test string, classic bool, benchtime time.Duration, into *[]float64) func(int) error {
+	return func(int) error {
+		v, err := h.testing(test, classic, benchtime)
+		*into = append(*into, v)
+		return err
+	}
 }
 
 // forks runs all forks of r as one batch, as `run` does.

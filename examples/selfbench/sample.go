@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report/hist"
 )
 
@@ -19,14 +18,7 @@ import (
 func (d *driver) sampleMode() error {
 	rs, rb, ra := d.h.run("log.Classic:sample"), d.h.run("log.Classic:sample#2"), d.h.run("log.Classic:avgt")
 	var sample, batched, avgt []executor.ForkResult
-	forkInto := func(r plan.Run, into *[]executor.ForkResult) func(int) error {
-		return func(int) error {
-			f, err := d.h.fork(r, nil)
-			*into = append(*into, f)
-			return err
-		}
-	}
-	if err := alternate(rs.Settings.Forks, forkInto(rs, &sample), forkInto(rb, &batched), forkInto(ra, &avgt)); err != nil {
+	if err := alternate(rs.Settings.Forks, d.h.forkInto(rs, &sample), d.h.forkInto(rb, &batched), d.h.forkInto(ra, &avgt)); err != nil {
 		return err
 	}
 	s, b, a := d.h.join(rs, sample).Primary, d.h.join(rb, batched).Primary, d.h.join(ra, avgt).Primary
