@@ -60,7 +60,7 @@ func DefaultDiagSettings() DiagSettings {
 		NotSteadyP:               0.001,
 		NotSteadySlope:           0.01,
 		ForksDisagreeP:           0.001,
-		ForksDisagreeRatio:       4,
+		ForksDisagreeRatio:       9,
 		ForksDisagreeSpread:      0.05,
 		MultimodalMValue:         3.2,
 		MultimodalMinValues:      30,

@@ -6,14 +6,18 @@
 //
 //	go run ./examples/selfbench
 //
-// It takes about two and a half minutes on 2 cores. The binary is also an
-// ordinary benchspec suite holding the bodies it measures:
+// It takes a little over two minutes on 2 cores, and warns when other
+// processes took more than 5 % of the CPUs meanwhile (the figures are then
+// disturbed). The binary is also an ordinary benchspec suite holding the
+// bodies it measures:
 //
 //	go run ./examples/selfbench run examples/selfbench/selfbench.yaml
 //
 // testing.B's figures come from testing.Benchmark run in a fresh process
 // of this binary each time, with -test.benchtime equal to benchspec's
-// measurement time, on a body with the same statements as benchspec's.
+// measurement time, on a body with the same statements as benchspec's; a
+// second body in the classic `for range b.N` loop is the control for
+// what testing.B.Loop's compiler keep-alive changes in the generated code.
 package main
 
 import (
