@@ -80,6 +80,7 @@ type DiagSettings struct {
 	ForksDisagreeRatio       float64  `json:"forks_disagree_ratio"`
 	ForksDisagreeSpread      float64  `json:"forks_disagree_spread"`
 	MultimodalMValue         float64  `json:"multimodal_mvalue"`
+	MultimodalSeparation     float64  `json:"multimodal_separation"`
 	MultimodalMinValues      int      `json:"multimodal_min_values"`
 	HighVarianceCV           float64  `json:"high_variance_cv"`
 	HighVarianceOutlierShift float64  `json:"high_variance_outlier_shift"`
@@ -97,6 +98,7 @@ func diagSettingsOf(d spec.DiagSettings) *DiagSettings {
 		ForksDisagreeRatio:       d.ForksDisagreeRatio,
 		ForksDisagreeSpread:      d.ForksDisagreeSpread,
 		MultimodalMValue:         d.MultimodalMValue,
+		MultimodalSeparation:     d.MultimodalSeparation,
 		MultimodalMinValues:      d.MultimodalMinValues,
 		HighVarianceCV:           d.HighVarianceCV,
 		HighVarianceOutlierShift: d.HighVarianceOutlierShift,

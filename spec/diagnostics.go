@@ -35,10 +35,13 @@ type DiagSettings struct {
 	ForksDisagreeRatio  float64
 	ForksDisagreeSpread float64
 	// MultimodalMValue: MULTIMODAL fires when the mvalue of the
-	// distribution is at least MultimodalMValue; iteration scores are only
-	// tested when there are at least MultimodalMinValues of them.
-	MultimodalMValue    float64
-	MultimodalMinValues int
+	// distribution is at least MultimodalMValue and its two highest modes
+	// lie more than MultimodalSeparation of the mean apart; iteration
+	// scores are only tested when there are at least MultimodalMinValues
+	// of them.
+	MultimodalMValue     float64
+	MultimodalSeparation float64
+	MultimodalMinValues  int
 	// HighVarianceCV: HIGH_VARIANCE fires as a warning when the robust
 	// coefficient of variation of the iteration scores is above it.
 	// HighVarianceOutlierShift: outliers beyond Tukey's fences are
@@ -63,6 +66,7 @@ func DefaultDiagSettings() DiagSettings {
 		ForksDisagreeRatio:       9,
 		ForksDisagreeSpread:      0.05,
 		MultimodalMValue:         3.2,
+		MultimodalSeparation:     0.1,
 		MultimodalMinValues:      30,
 		HighVarianceCV:           0.1,
 		HighVarianceOutlierShift: 0.05,
@@ -85,6 +89,7 @@ func (d DiagSettings) WithDefaults() DiagSettings {
 	orDefault(&d.ForksDisagreeRatio, def.ForksDisagreeRatio)
 	orDefault(&d.ForksDisagreeSpread, def.ForksDisagreeSpread)
 	orDefault(&d.MultimodalMValue, def.MultimodalMValue)
+	orDefault(&d.MultimodalSeparation, def.MultimodalSeparation)
 	orDefault(&d.HighVarianceCV, def.HighVarianceCV)
 	orDefault(&d.HighVarianceOutlierShift, def.HighVarianceOutlierShift)
 	if d.MultimodalMinValues == 0 {
@@ -111,6 +116,7 @@ func applyDiagnostics(d *DiagSettings, m map[string]any) {
 		"forks_disagree_ratio":        &d.ForksDisagreeRatio,
 		"forks_disagree_spread":       &d.ForksDisagreeSpread,
 		"multimodal_mvalue":           &d.MultimodalMValue,
+		"multimodal_separation":       &d.MultimodalSeparation,
 		"high_variance_cv":            &d.HighVarianceCV,
 		"high_variance_outlier_shift": &d.HighVarianceOutlierShift,
 	}

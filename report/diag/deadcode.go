@@ -23,7 +23,7 @@ func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 		return nil
 	}
 	b, c := intervalOf(base), intervalOf(calls)
-	// The decision uses medians: one preempted 5 ms baseline iteration
+	// The decision uses medians: one preempted baseline iteration
 	// can raise the baseline's mean tenfold on a busy machine.
 	bm, cm := median(base), median(calls)
 	if bm <= 0 || cm >= th.DeadCodeRatio*bm {
@@ -34,10 +34,10 @@ func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 		Code:     DeadCode,
 		Severity: SeverityWarning,
 		Message: fmt.Sprintf("a call takes %s ns (median; mean %s, 99.9 %% CI [%s, %s]), %s× the empty loop's %s ns (median; mean %s, CI [%s, %s]) measured by the same forks, under %s×: "+
-			"the body adds less than a CPU cycle, so its work was probably compiled away. "+
+			"the body adds less than about %s CPU cycles to an empty loop iteration (about one), so its work was probably compiled away, or is too small to measure. "+
 			"Sink its result (benchspec.Sink / b.Sink) or make it depend on state the loop changes; "+
 			"if the benchmark measures the empty loop on purpose, ignore DEAD_CODE for it in the spec",
-			num(cm), num(c.mean), num(c.lo()), num(c.hi()), num(ratio), num(bm), num(b.mean), num(b.lo()), num(b.hi()), num(th.DeadCodeRatio)),
+			num(cm), num(c.mean), num(c.lo()), num(c.hi()), num(ratio), num(bm), num(b.mean), num(b.lo()), num(b.hi()), num(th.DeadCodeRatio), num(th.DeadCodeRatio-1)),
 		Evidence: map[string]float64{
 			"call_ns": cm, "call_mean_ns": c.mean, "call_ci_low": c.lo(), "call_ci_high": c.hi(),
 			"baseline_ns": bm, "baseline_mean_ns": b.mean, "baseline_ci_low": b.lo(), "baseline_ci_high": b.hi(),

@@ -107,6 +107,16 @@ func bimodal(n int) []float64 {
 	return out
 }
 
+// twoModes returns n values alternating between tight modes near a and b.
+func twoModes(n int, a, b float64) []float64 {
+	lo, hi := noisy(3, n/2, a, 0.003), noisy(4, n/2, b, 0.003)
+	out := make([]float64, 0, n)
+	for i := range lo {
+		out = append(out, lo[i], hi[i])
+	}
+	return out
+}
+
 func codes(ds []Diagnostic) []string {
 	out := []string{}
 	for _, d := range ds {
@@ -151,6 +161,8 @@ func TestCheck(t *testing.T) {
 		{"two modes, fewer values needed", avgt(spec.DiagSettings{MultimodalMinValues: 20}, bimodal(20)), []string{Multimodal, HighVariance}},
 		{"two modes, higher mvalue", avgt(spec.DiagSettings{MultimodalMValue: 10}, bimodal(40)), []string{HighVariance}},
 		{"one mode", avgt(def, noisy(1, 60, 100, 0.03)), []string{}},
+		{"two close modes", avgt(def, twoModes(60, 100, 106)), []string{}},
+		{"two close modes, lower separation floor", avgt(spec.DiagSettings{MultimodalSeparation: 0.02}, twoModes(60, 100, 106)), []string{Multimodal}},
 
 		{"high variance", avgt(def, noisy(1, 10, 100, 0.3), noisy(2, 10, 100, 0.3)), []string{HighVariance}},
 		{"high variance, lax cv", avgt(spec.DiagSettings{HighVarianceCV: 0.6}, noisy(1, 10, 100, 0.3), noisy(2, 10, 100, 0.3)), []string{}},
@@ -376,6 +388,19 @@ func TestMValue(t *testing.T) {
 	}
 	if m := mvalue([]mass{{5, 5, 1}, {5, 5, 1}, {5, 5, 1}}, 0).mvalue; m != 2 {
 		t.Errorf("constant: mvalue %v, want 2", m)
+	}
+}
+
+// Noise in a histogram adds no modes: a peak counts only when a valley a
+// quarter below it separates it from every higher peak.
+func TestPeaksAreProminent(t *testing.T) {
+	counts := []float64{2, 10, 9, 9.5, 3, 8, 1}
+	sums := make([]float64, len(counts))
+	for i, c := range counts {
+		sums[i] = c * float64(i)
+	}
+	if diff := cmp.Diff([]float64{1, 5}, peaks(counts, sums)); diff != "" {
+		t.Errorf("modes (-want +got):\n%s", diff)
 	}
 }
 

@@ -19,11 +19,11 @@
 //     taken branch), so the rule reads "the body adds less than about two
 //     cycles": either the compiler removed it, or it is too small to be
 //     measured. The baseline is measured, not assumed, so the rule needs
-//     no CPU frequency; medians, because one preempted 5 ms baseline
-//     iteration on a busy machine can raise the mean tenfold. On the 2-core
-//     VM this was tuned on, dead bodies measured 0.8–2.1× the baseline
-//     (up to 1.8× under heavy contention) and the smallest real one, an
-//     interface call that increments a counter, 4.7–9×.
+//     no CPU frequency; medians, because one preempted baseline iteration
+//     on a busy machine can raise the mean tenfold. On the 2-core VM this
+//     was tuned on, dead bodies measured 0.8–2.1× the baseline (also under
+//     heavy contention) and the smallest real one, an interface call that
+//     increments a counter, 4.7–9×.
 //   - TIMER_RESOLUTION: the clock's resolution or the cost of one read is
 //     more than 1 % of the typical timed interval (ss: a batch; sample: a
 //     sampled batch; thrpt and avgt: a whole iteration).
@@ -42,7 +42,10 @@
 //     small.
 //   - MULTIMODAL: BenchmarkDotNet's mvalue (2 for one mode, 4 for two) is
 //     at least 3.2, which BenchmarkDotNet calls bimodal (4.2 and up
-//     multimodal; its "may have several modes" from 2.8 is not reported).
+//     multimodal; its "may have several modes" from 2.8 is not reported),
+//     and the two highest modes lie more than 10 % of the mean apart:
+//     log.Classic's samples once showed two modes 5 % apart (a core
+//     running faster for a while), which the mean describes well enough.
 //     Iteration scores are only tested when there are at least 30 of them,
 //     the sample histogram always. The histograms are made robust against
 //     the noise of fixed-width bins; see mvalue.

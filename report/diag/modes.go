@@ -171,10 +171,20 @@ func stepSum(counts []float64) float64 {
 	return sum / top
 }
 
-// peaks returns where the runs of bins higher than both their
-// neighbours are — the mean of the values in the run — highest first.
+// prominence is how far the histogram must drop between a peak and any
+// higher one, as a fraction of the peak, for the peak to count as a mode.
+const prominence = 0.25
+
+// peaks returns the modes of a histogram: where the runs of bins higher
+// than both their neighbours are (the mean of the values in the run),
+// highest first, keeping only the peaks that are prominent — separated
+// from every higher peak by a valley at least a quarter below them — so
+// that the noise of a fixed-width histogram adds no modes.
 func peaks(counts, sums []float64) []float64 {
-	type peak struct{ at, count float64 }
+	type peak struct {
+		i, j      int // the run of bins
+		at, count float64
+	}
 	var ps []peak
 	for i := 0; i < len(counts); {
 		j := i
@@ -193,13 +203,27 @@ func peaks(counts, sums []float64) []float64 {
 			for k := i; k <= j; k++ {
 				w, sum = w+counts[k], sum+sums[k]
 			}
-			ps = append(ps, peak{sum / w, counts[i]})
+			ps = append(ps, peak{i, j, sum / w, counts[i]})
 		}
 		i = j + 1
 	}
 	slices.SortStableFunc(ps, func(a, b peak) int { return cmpFloat(b.count, a.count) })
-	out := make([]float64, len(ps))
-	for i, p := range ps {
+	var kept []peak
+	for _, p := range ps {
+		prominent := true
+		for _, q := range kept {
+			lo, hi := min(p.j, q.j)+1, max(p.i, q.i)
+			if hi-lo < 1 || slices.Min(counts[lo:hi]) > (1-prominence)*p.count {
+				prominent = false
+				break
+			}
+		}
+		if prominent {
+			kept = append(kept, p)
+		}
+	}
+	out := make([]float64, len(kept))
+	for i, p := range kept {
 		out[i] = p.at
 	}
 	return out
@@ -231,7 +255,20 @@ func multimodal(in *Input, th spec.DiagSettings, forksDisagree bool) []Diagnosti
 		}
 	}
 	mod := mvalue(ms, minWidth)
-	if mod.mvalue < th.MultimodalMValue {
+	if mod.mvalue < th.MultimodalMValue || len(mod.modes) < 2 {
+		return nil
+	}
+	// The two highest modes must lie far enough apart to matter: close
+	// modes (a core clocking a few per cent faster for a while) describe
+	// the calls no worse than their mean does.
+	mean := 0.0
+	var w float64
+	for _, m := range ms {
+		mean, w = mean+m.w*m.mid(), w+m.w
+	}
+	mean /= w
+	sep := math.Abs(mod.modes[0]-mod.modes[1]) / math.Abs(mean)
+	if !(sep > th.MultimodalSeparation) {
 		return nil
 	}
 	kind := "bimodal"
@@ -239,16 +276,16 @@ func multimodal(in *Input, th spec.DiagSettings, forksDisagree bool) []Diagnosti
 		kind = "multimodal"
 	}
 	modes := mod.modes[:min(len(mod.modes), 4)]
-	ev := map[string]float64{"mvalue": mod.mvalue, "modes": float64(len(mod.modes))}
+	ev := map[string]float64{"mvalue": mod.mvalue, "modes": float64(len(mod.modes)), "separation": sep}
 	for i, m := range modes {
 		ev["mode_"+strconv.Itoa(i+1)] = m
 	}
 	return []Diagnostic{{
 		Code:     Multimodal,
 		Severity: SeverityWarning,
-		Message: fmt.Sprintf("the %s look %s: mvalue %s (2 is one mode, 4 two; at least %s fires), with modes near %s %s. "+
+		Message: fmt.Sprintf("the %s look %s: mvalue %s (2 is one mode, 4 two; at least %s fires), with modes near %s %s, the highest two %s of the mean apart. "+
 			"The mean lies between them and describes no real call: look at the distribution and find what switches between the modes (GC, a cache that fits or not, the input, the core)",
-			what, kind, num(mod.mvalue), num(th.MultimodalMValue), list(modes, num), in.Unit),
+			what, kind, num(mod.mvalue), num(th.MultimodalMValue), list(modes, num), in.Unit, pct(sep)),
 		Evidence: ev,
 	}}
 }
