@@ -2,8 +2,6 @@ package executor
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/plan"
 )
 
@@ -66,7 +65,7 @@ type JournalHeader struct {
 // NewJournalHeader describes the batch that runs p with the suite binary
 // exe.
 func NewJournalHeader(p *plan.Plan, exe string) (JournalHeader, error) {
-	build, err := fileSHA256(exe)
+	build, err := filehash.SHA256(exe)
 	if err != nil {
 		return JournalHeader{}, fmt.Errorf("identifying the suite binary: %w", err)
 	}
@@ -91,19 +90,6 @@ func NewJournalHeader(p *plan.Plan, exe string) (JournalHeader, error) {
 // Spec paths are not part of it; the journal header records the specs'
 // own hashes.
 func PlanSHA256(p *plan.Plan) string { return p.SHA256() }
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
 
 // Check reports why a journal with header h cannot be resumed by the
 // batch that now has header now: a spec file changed, the plan is not the

@@ -90,20 +90,7 @@ func startProcess(exe string, env []string, tailBytes int) (*process, error) {
 		msgs:    make(chan lineMsg),
 		exited:  make(chan struct{}),
 	}
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		p.werr = cmd.Wait()
-		p.state = cmd.ProcessState
-		close(p.exited)
-	}()
-	err = <-started
+	waited, err := StartLocked(cmd)
 	// The fork has its own copies of the write ends (or never will).
 	rw.Close()
 	ow.Close()
@@ -112,6 +99,11 @@ func startProcess(exe string, env []string, tailBytes int) (*process, error) {
 		or.Close()
 		return nil, err
 	}
+	go func() {
+		p.werr = <-waited
+		p.state = cmd.ProcessState
+		close(p.exited)
+	}()
 	p.pid = cmd.Process.Pid
 	go func() {
 		io.Copy(io.MultiWriter(p.out, &p.watch), or)
@@ -270,4 +262,24 @@ func processName(pid int) string {
 		return "?"
 	}
 	return strings.TrimSpace(string(data))
+}
+
+// StartLocked starts cmd from a goroutine locked to its OS thread for the
+// child's whole life: Pdeathsig fires when the thread that started the
+// child exits, not the process (go.dev/issue/27505). The channel gets
+// Wait's error once the child has exited.
+func StartLocked(cmd *exec.Cmd) (<-chan error, error) {
+	started := make(chan error, 1)
+	exited := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		exited <- cmd.Wait()
+	}()
+	return exited, <-started
 }

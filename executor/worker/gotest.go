@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -63,7 +62,7 @@ func RunTestBinary(a *executor.Assignment, emit func(*executor.Iteration) error)
 	}
 	defer pr.Close()
 	cmd.Stdout = pw
-	exited, err := startLocked(cmd)
+	exited, err := executor.StartLocked(cmd)
 	pw.Close()
 	if err != nil {
 		return nil, fmt.Errorf("starting the test binary %s: %w", g.Binary, err)
@@ -196,26 +195,6 @@ func resultIteration(res *benchfmt.Result, a *executor.Assignment) (executor.Ite
 	s := &a.Run.Settings
 	return testingIteration(res.Iters, nsPerOp*float64(res.Iters), metrics, a.Run.Mode,
 		float64(s.OpsPerInvocation), float64(max(s.Measurement.BatchSize, 1))), nil
-}
-
-// startLocked starts cmd from a goroutine locked to its thread, which
-// then waits for it: Pdeathsig fires when the thread that started the
-// child exits, not the process (go.dev/issue/27505). The channel gets
-// Wait's error once the child has exited.
-func startLocked(cmd *exec.Cmd) (<-chan error, error) {
-	started := make(chan error, 1)
-	exited := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		exited <- cmd.Wait()
-	}()
-	return exited, <-started
 }
 
 // childEnv is this process's environment without the assignment: the

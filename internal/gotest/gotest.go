@@ -25,11 +25,8 @@ package gotest
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,6 +34,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -213,7 +211,7 @@ func (b *Builder) build(ctx context.Context, dir, pkg, importPath string) (strin
 	if _, err := b.goCmd(ctx, dir, "test", "-c", "-o", bin, pkg); err != nil {
 		return "", fmt.Errorf("building the test binary of %s failed: %w", importPath, err)
 	}
-	sum, err := fileHash(bin)
+	sum, err := filehash.SHA256(bin)
 	if err != nil {
 		return "", fmt.Errorf("building the test binary of %s: %w", importPath, err)
 	}
@@ -275,17 +273,4 @@ func indent(s string) string {
 		return ""
 	}
 	return "\n\t" + strings.ReplaceAll(s, "\n", "\n\t")
-}
-
-func fileHash(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
