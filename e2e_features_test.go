@@ -40,8 +40,8 @@ func TestParamSweepLabelsEveryRun(t *testing.T) {
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
 	}
 	rep, _ := readReport(t, out)
 	var got []string
@@ -60,11 +60,11 @@ func TestWarmupForksAndSetupFailure(t *testing.T) {
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := suite(t, "run", spec, "--format", "json", "--out", out)
-	if r.code != 1 {
-		t.Fatalf("exit %d, want 1 (the setup failure): %s", r.code, r.stderr)
+	if r.Code != 1 {
+		t.Fatalf("exit %d, want 1 (the setup failure): %s", r.Code, r.Stderr)
 	}
-	if !strings.Contains(r.stderr, "# Warmup Fork: 1 of 1") {
-		t.Errorf("run log does not show the warmup fork:\n%s", r.stderr)
+	if !strings.Contains(r.Stderr, "# Warmup Fork: 1 of 1") {
+		t.Errorf("run log does not show the warmup fork:\n%s", r.Stderr)
 	}
 	rep, _ := readReport(t, out)
 	empty, bad := rep.Runs[0], rep.Runs[1]
@@ -87,8 +87,8 @@ func TestThreadsOverlapInForks(t *testing.T) {
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
 	}
 	rep, _ := readReport(t, out)
 	if run := rep.Runs[0]; run.Threads != 2 || run.Primary == nil || !(run.Primary.Score > 0) {
@@ -105,8 +105,8 @@ func TestGCProfilerAndCPUProfile(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet", "--profiles", filepath.Join(dir, "prof"))
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
 	}
 	rep, _ := readReport(t, out)
 	run := rep.Runs[0]

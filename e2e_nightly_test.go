@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/benchspec/benchspec/internal/suitetest"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -36,28 +36,18 @@ benchmarks:
 
 // run runs the test binary as a suite with args and extra environment
 // variables; unlike suite it may be called from any goroutine.
-func run(env []string, args ...string) (result, error) {
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), envMain+"=1"), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code, err = ee.ExitCode(), nil
-	}
-	return result{code, stdout.String(), stderr.String(), cmd.Process.Pid}, err
+func run(env []string, args ...string) (suitetest.Result, error) {
+	return suitetest.Command(env, args...)
 }
 
-func mustRun(t *testing.T, env []string, args ...string) result {
+func mustRun(t *testing.T, env []string, args ...string) suitetest.Result {
 	t.Helper()
 	r, err := run(env, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.code != 0 {
-		t.Fatalf("%v: exit %d; stderr:\n%s", args, r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("%v: exit %d; stderr:\n%s", args, r.Code, r.Stderr)
 	}
 	return r
 }
@@ -88,7 +78,7 @@ func TestShardsMergeIntoThePlan(t *testing.T) {
 	// shard 3 through a Kubernetes Indexed Job's variable (pod index 2)
 	args[3] = []string{"--out", outs[3], "--shard-from-env", "--shards", "4"}
 	var wg sync.WaitGroup
-	results := make([]result, len(args))
+	results := make([]suitetest.Result, len(args))
 	errs := make([]error, len(args))
 	for i := range args {
 		wg.Add(1)
@@ -99,8 +89,8 @@ func TestShardsMergeIntoThePlan(t *testing.T) {
 	}
 	wg.Wait()
 	for i := range args {
-		if errs[i] != nil || results[i].code != 0 {
-			t.Fatalf("%v: exit %d, %v; stderr:\n%s", args[i], results[i].code, errs[i], results[i].stderr)
+		if errs[i] != nil || results[i].Code != 0 {
+			t.Fatalf("%v: exit %d, %v; stderr:\n%s", args[i], results[i].Code, errs[i], results[i].Stderr)
 		}
 	}
 	whole, _ := readReport(t, outs[0])
@@ -173,20 +163,20 @@ func TestInterleavedOrder(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := mustRun(t, []string{"CI=true"}, "run", spec, "--order", "interleaved", "--format", "json", "--out", out)
 	var headers []string
-	for _, line := range strings.Split(r.stderr, "\n") {
+	for _, line := range strings.Split(r.Stderr, "\n") {
 		if strings.HasPrefix(line, "# Benchmark: ") {
 			headers = append(headers, strings.TrimPrefix(line, "# Benchmark: "))
 		}
 	}
 	if diff := cmp.Diff([]string{"e2e.empty", "e2e.work", "e2e.empty avgt, fork 2 of 2", "e2e.work avgt, fork 2 of 2"}, headers); diff != "" {
-		t.Errorf("run log benchmarks (-want +got):\n%s\n%s", diff, r.stderr)
+		t.Errorf("run log benchmarks (-want +got):\n%s\n%s", diff, r.Stderr)
 	}
 	want := []string{"e2e.empty:avgt/1", "e2e.work:avgt/1", "e2e.empty:avgt/2", "e2e.work:avgt/2"}
-	if diff := cmp.Diff(want, forkSequence(t, r.stderr)); diff != "" {
-		t.Errorf("progress lines (-want +got):\n%s\n%s", diff, r.stderr)
+	if diff := cmp.Diff(want, forkSequence(t, r.Stderr)); diff != "" {
+		t.Errorf("progress lines (-want +got):\n%s\n%s", diff, r.Stderr)
 	}
-	if strings.ContainsAny(r.stderr, "\r\x1b") {
-		t.Errorf("CI=true: stderr redraws (carriage return or escape sequence):\n%q", r.stderr)
+	if strings.ContainsAny(r.Stderr, "\r\x1b") {
+		t.Errorf("CI=true: stderr redraws (carriage return or escape sequence):\n%q", r.Stderr)
 	}
 	rep, data := readReport(t, out)
 	validateResult(t, data)
@@ -224,7 +214,7 @@ func TestRandomOrderIsReproducible(t *testing.T) {
 	for range 2 {
 		out := filepath.Join(t.TempDir(), "r.json")
 		r := mustRun(t, []string{"CI=true"}, "run", spec, "--order", "random", "--seed", "7", "--format", "json", "--out", out)
-		seqs = append(seqs, forkSequence(t, r.stderr))
+		seqs = append(seqs, forkSequence(t, r.Stderr))
 		rep, _ := readReport(t, out)
 		if o := rep.Order; o == nil || o.Kind != "random" || o.Seed == nil || *o.Seed != 7 {
 			t.Errorf("report order %+v, want random with seed 7", o)
@@ -241,8 +231,8 @@ func TestRandomOrderIsReproducible(t *testing.T) {
 	if cmp.Equal(seqs[0], declared) {
 		t.Errorf("seed 7 ran the declared order: %v", seqs[0])
 	}
-	if r, _ := run(nil, "run", spec, "--seed", "7"); r.code != 2 || !strings.Contains(r.stderr, "--seed goes with --order random") {
-		t.Errorf("--seed without --order random: exit %d, stderr %q; want 2", r.code, r.stderr)
+	if r, _ := run(nil, "run", spec, "--seed", "7"); r.Code != 2 || !strings.Contains(r.Stderr, "--seed goes with --order random") {
+		t.Errorf("--seed without --order random: exit %d, stderr %q; want 2", r.Code, r.Stderr)
 	}
 }
 

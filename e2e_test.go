@@ -5,32 +5,22 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/benchspec/benchspec"
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/suitetest"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/schemas"
 	"github.com/xeipuuv/gojsonschema"
 )
 
-// The test binary is its own benchmark suite: started with envMain set
-// it runs benchspec.Main on its arguments, and its forks (started by Main
-// with the assignment in the environment) run the worker. So every test
-// here goes through the real CLI, real subprocess forks and the real
+// The test binary is its own benchmark suite (internal/suitetest): every
+// test here goes through the real CLI, real subprocess forks and the real
 // report, end to end.
-const envMain = "BENCHSPEC_E2E_MAIN"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(envMain) == "1" || os.Getenv(executor.EnvAssignment) != "" {
-		benchspec.Main()
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { suitetest.Main(m) }
 
 func init() {
 	benchspec.Register("e2e.empty", func(b *benchspec.B) {
@@ -79,38 +69,11 @@ func init() {
 	}, benchspec.Params{"size": {"10", "100"}})
 }
 
-type result struct {
-	code           int
-	stdout, stderr string
-	pid            int
-}
-
-// suite runs the test binary as a suite with args, in dir.
-func suite(t *testing.T, args ...string) result {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), envMain+"=1")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running the suite: %v", err)
-	}
-	return result{code, stdout.String(), stderr.String(), cmd.Process.Pid}
-}
+// suite runs the test binary as a suite with args.
+func suite(t *testing.T, args ...string) suitetest.Result { return suitetest.Exec(t, args...) }
 
 // writeSpec writes a spec file into a temporary directory.
-func writeSpec(t *testing.T, body string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "spec.yaml")
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
+func writeSpec(t *testing.T, body string) string { return suitetest.WriteSpec(t, body) }
 
 const quick = `version: 1
 name: e2e
@@ -152,12 +115,12 @@ func TestRunEndToEnd(t *testing.T) {
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := suite(t, "run", spec, "--format", "json", "--out", out)
-	if r.code != 0 {
-		t.Fatalf("exit %d, want 0; stderr:\n%s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", r.Code, r.Stderr)
 	}
 	for _, want := range []string{"# Benchmark: e2e.work", "# Fork: 2 of 2", "# Warmup Iteration   1:", "Iteration   3:", `Result "e2e.empty":`} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("run log lacks %q:\n%s", want, r.stderr)
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("run log lacks %q:\n%s", want, r.Stderr)
 		}
 	}
 	rep, data := readReport(t, out)
@@ -176,8 +139,8 @@ func TestRunEndToEnd(t *testing.T) {
 			t.Errorf("%s: score %v ± %v, cnt %d, raw %v: want a positive score with an error from 2 forks × 3 iterations", run.Key, m.Score, m.ScoreError, m.Count, m.RawData)
 		}
 		for _, f := range run.Forks {
-			if f.PID == 0 || f.PID == r.pid || pids[f.PID] {
-				t.Errorf("%s fork %d: pid %d is not a fresh process (parent %d)", run.Key, f.Fork, f.PID, r.pid)
+			if f.PID == 0 || f.PID == r.PID || pids[f.PID] {
+				t.Errorf("%s fork %d: pid %d is not a fresh process (parent %d)", run.Key, f.Fork, f.PID, r.PID)
 			}
 			pids[f.PID] = true
 		}
@@ -195,17 +158,17 @@ func TestTableOnStdout(t *testing.T) {
     forks: 1
 `)
 	r := suite(t, "run", spec, "--quiet")
-	if r.code != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.Code, r.Stderr)
 	}
-	if r.stderr != "" {
-		t.Errorf("--quiet still wrote to stderr:\n%s", r.stderr)
+	if r.Stderr != "" {
+		t.Errorf("--quiet still wrote to stderr:\n%s", r.Stderr)
 	}
 	// the table ends at the first blank line; footnotes may follow
-	table, _, _ := strings.Cut(r.stdout, "\n\n")
+	table, _, _ := strings.Cut(r.Stdout, "\n\n")
 	lines := strings.Split(strings.TrimSpace(table), "\n")
 	if len(lines) != 3 {
-		t.Fatalf("want a header and two rows (size 10 and 100), got:\n%s", r.stdout)
+		t.Fatalf("want a header and two rows (size 10 and 100), got:\n%s", r.Stdout)
 	}
 	for i, want := range [][]string{{"Benchmark", "(size)", "Mode", "Cnt", "Score", "Error", "Units"}, {"e2e.sized", "10", "avgt", "3"}, {"e2e.sized", "100", "avgt", "3"}} {
 		fields := strings.Fields(lines[i])
@@ -227,8 +190,8 @@ func TestFailingForksFailOnlyTheirRun(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	start := time.Now()
 	r := suite(t, "run", spec, "--format", "json", "--out", out)
-	if r.code != 1 {
-		t.Fatalf("exit %d, want 1; stderr:\n%s", r.code, r.stderr)
+	if r.Code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", r.Code, r.Stderr)
 	}
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("the batch took %s; the hanging fork should have been killed after 1s", d)
@@ -281,8 +244,8 @@ benchmarks:
   - include: '(unclosed'
 `)
 	r := suite(t, "validate", spec)
-	if r.code != 2 {
-		t.Fatalf("exit %d, want 2; stderr:\n%s", r.code, r.stderr)
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2; stderr:\n%s", r.Code, r.Stderr)
 	}
 	want := []string{
 		spec + ":4:3: ",
@@ -291,9 +254,9 @@ benchmarks:
 		spec + ":9:12: ",
 		spec + ":10:14: ",
 	}
-	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
 	if len(lines) < len(want) {
-		t.Fatalf("want %d errors, got:\n%s", len(want), r.stderr)
+		t.Fatalf("want %d errors, got:\n%s", len(want), r.Stderr)
 	}
 	for i, w := range want {
 		if !strings.HasPrefix(lines[i], w) {
@@ -306,12 +269,12 @@ func TestUnmatchedIncludeNamesTheClosest(t *testing.T) {
 	spec := writeSpec(t, quick+`  - include: '^e2e\.wrok$'
 `)
 	r := suite(t, "run", spec)
-	if r.code != 2 {
-		t.Fatalf("exit %d, want 2", r.code)
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2", r.Code)
 	}
 	want := spec + `:9:14: include "^e2e\\.wrok$" matches no registered benchmark; closest: e2e.work`
-	if !strings.Contains(r.stderr, want) {
-		t.Errorf("stderr:\n%s\nwant it to contain\n%s", r.stderr, want)
+	if !strings.Contains(r.Stderr, want) {
+		t.Errorf("stderr:\n%s\nwant it to contain\n%s", r.Stderr, want)
 	}
 }
 
@@ -324,8 +287,8 @@ func TestForkEnvironmentAndInProcess(t *testing.T) {
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
-	if r.code != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.Code, r.Stderr)
 	}
 	rep, _ := readReport(t, out)
 	m, ok := rep.Runs[0].SecondaryMetrics["gomaxprocs"]
@@ -339,16 +302,16 @@ func TestForkEnvironmentAndInProcess(t *testing.T) {
 
 func TestListAndPlan(t *testing.T) {
 	r := suite(t, "list")
-	if r.code != 0 || !strings.Contains(r.stdout, "e2e.sized\tsize=10,100\n") || !strings.Contains(r.stdout, "e2e.work\n") {
-		t.Errorf("list: exit %d\n%s", r.code, r.stdout)
+	if r.Code != 0 || !strings.Contains(r.Stdout, "e2e.sized\tsize=10,100\n") || !strings.Contains(r.Stdout, "e2e.work\n") {
+		t.Errorf("list: exit %d\n%s", r.Code, r.Stdout)
 	}
 	spec := writeSpec(t, quick+`  - include: '^e2e\.sized$'
     modes: [avgt, thrpt]
     params: {size: [1, 2, 3]}
 `)
 	r = suite(t, "plan", spec)
-	if r.code != 0 || !strings.Contains(r.stdout, "6 runs, estimated") || !strings.Contains(r.stdout, "size=3") {
-		t.Errorf("plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r.Code != 0 || !strings.Contains(r.Stdout, "6 runs, estimated") || !strings.Contains(r.Stdout, "size=3") {
+		t.Errorf("plan: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
 
@@ -358,8 +321,8 @@ func TestTimerCalibrationRecorded(t *testing.T) {
     forks: 1
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
-	if r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet"); r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	if r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet"); r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
 	}
 	var raw map[string]any
 	_, data := readReport(t, out)

@@ -47,8 +47,8 @@ func TestRegisterTestingRunsInForks(t *testing.T) {
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
-	if r.code != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.Code, r.Stderr)
 	}
 	rep, data := readReport(t, out)
 	validateResult(t, data)
@@ -84,8 +84,8 @@ func TestRegisterTestingKeepsLoopBodiesAlive(t *testing.T) {
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
-	if r.code != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.Code, r.Stderr)
 	}
 	rep, _ := readReport(t, out)
 	codes := map[string][]string{}
@@ -108,15 +108,15 @@ func TestRegisterTestingRefusesSampleAndThreads(t *testing.T) {
     threads: 2
 `)
 	r := suite(t, "validate", spec)
-	if r.code != 2 {
-		t.Fatalf("exit %d, want 2; stderr:\n%s", r.code, r.stderr)
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2; stderr:\n%s", r.Code, r.Stderr)
 	}
 	for _, want := range []string{
 		spec + `:10:12: benchmarks[0].modes: sample mode is not available for go test benchmarks (func(*testing.B)) such as "gotest.BN"`,
 		spec + `:11:14: benchmarks[0].threads: threads: 2 is not available for go test benchmarks`,
 	} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr:\n%s\nwant it to contain\n%s", r.stderr, want)
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr:\n%s\nwant it to contain\n%s", r.Stderr, want)
 		}
 	}
 }

@@ -7,9 +7,11 @@ package suitetest
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/benchspec/benchspec"
@@ -29,31 +31,64 @@ func Main(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// Result is what a suite command did.
+type Result struct {
+	Code           int // exit status
+	Stdout, Stderr string
+	PID            int // the suite process's
+}
+
+// Exec runs the test binary as the suite with args (`run spec.yaml …`).
+func Exec(t *testing.T, args ...string) Result {
+	t.Helper()
+	r, err := Command(nil, args...)
+	if err != nil {
+		t.Fatalf("running the suite: %v", err)
+	}
+	return r
+}
+
+// Command runs the test binary as the suite with args and extra
+// environment variables; unlike Exec it may be called from any goroutine.
+// A non-zero exit is a Result, not an error.
+func Command(env []string, args ...string) (Result, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), envMain+"=1"), env...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code, err = ee.ExitCode(), nil
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{code, stdout.String(), stderr.String(), cmd.Process.Pid}, nil
+}
+
+// WriteSpec writes a spec into a temporary directory and returns its path.
+func WriteSpec(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "spec.yaml")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // Run writes spec to a temporary file, runs `SUITE run SPEC --format json
 // --quiet` with the test binary as the suite, and returns the report and
 // the exit status. It fails the test when there is no report.
 func Run(t *testing.T, spec string, args ...string) (*report.Report, int) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "spec.yaml")
-	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
+	r := Exec(t, append([]string{"run", WriteSpec(t, spec), "--format", "json", "--quiet"}, args...)...)
+	rep, err := report.Read(strings.NewReader(r.Stdout))
+	if err != nil {
+		t.Fatalf("suite run (exit %d): %v\nstderr:\n%s", r.Code, err, r.Stderr)
 	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(os.Args[0], append([]string{"run", path, "--format", "json", "--quiet"}, args...)...)
-	cmd.Env = append(os.Environ(), envMain+"=1")
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	status := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		status = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running the suite: %v", err)
-	}
-	rep, rerr := report.Read(&stdout)
-	if rerr != nil {
-		t.Fatalf("suite run (exit %d): %v\nstderr:\n%s", status, rerr, stderr.String())
-	}
-	return rep, status
+	return rep, r.Code
 }
 
 // Codes returns the diagnostic codes of the report's runs by benchmark
