@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/suitetest"
 	"github.com/benchspec/benchspec/report"
 )
@@ -310,7 +311,7 @@ func TestSpecDirectoryAndDuplicateRuns(t *testing.T) {
 		t.Errorf("report specs %v, want a.yaml and b.yaml", rep.Specs)
 	}
 	var table bytes.Buffer
-	if err := (report.TextRenderer{}).Render(&table, rep); err != nil {
+	if err := (format.Text{}).Render(&table, rep); err != nil {
 		t.Fatal(err)
 	}
 	if !regexp.MustCompile(`(?m)^e2e\.empty #2 +avgt`).MatchString(table.String()) {

@@ -14,9 +14,9 @@ import (
 )
 
 // Build computes the report of a plan from the results of its forks, in
-// any order. env is the static environment (CollectEnv); Build fills in
-// the timer calibration from the forks, and End with the current time when
-// it is zero.
+// any order. env is the static environment (internal/host.CollectEnv);
+// Build fills in the timer calibration from the forks, and End with the
+// current time when it is zero.
 //
 // Runs without any fork result are left out and make the report
 // incomplete. Fork results whose run index is not in the plan are ignored.
@@ -75,14 +75,23 @@ func Build(p *plan.Plan, forks []executor.ForkResult, env Env) *Report {
 
 func median(xs []float64) Float {
 	sort.Float64s(xs)
-	return Float(jmhPercentile(xs, 50))
+	return Float(Percentile(xs, 50))
 }
 
-// buildRun computes one run from all its forks. complete is false when
+// BuildRun computes one run of the report from all its forks, as Build
+// does: the live run log shows a run's result with it the moment the run
+// ends. gomaxprocs is the parent's (Env.GOMAXPROCS), which a run's
+// threads default to.
+func BuildRun(r *plan.Run, forks []executor.ForkResult, gomaxprocs int) Run {
+	run, _ := buildRun(r, append([]executor.ForkResult(nil), forks...), gomaxprocs)
+	return run
+}
+
+// buildRun computes one run from all its forks, sorting them. complete is false when
 // the run stopped before all its measured forks ran without a failure.
 func buildRun(r *plan.Run, forks []executor.ForkResult, gomaxprocs int) (run Run, complete bool) {
 	sort.SliceStable(forks, func(i, j int) bool { return forks[i].Fork < forks[j].Fork })
-	unit := unitNs(r.Settings.TimeUnit)
+	unit := UnitNs(r.Settings.TimeUnit)
 	run = Run{
 		Key:              r.Key,
 		Benchmark:        r.Benchmark,
@@ -125,8 +134,8 @@ func buildRun(r *plan.Run, forks []executor.ForkResult, gomaxprocs int) (run Run
 	if primary.Histogram != nil {
 		// JMH's "·p0.50": each percentile again as a one-value metric
 		for _, p := range percentiles {
-			v := float64(primary.Percentiles[p.key])
-			run.SecondaryMetrics[p.name] = metricOf([][]float64{{v}}, primary.ScoreUnit)
+			v := float64(primary.Percentiles[p.Key])
+			run.SecondaryMetrics[p.Name] = metricOf([][]float64{{v}}, primary.ScoreUnit)
 		}
 	}
 	addSecondary(run.SecondaryMetrics, measured)

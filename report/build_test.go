@@ -67,9 +67,9 @@ func TestBuildSample(t *testing.T) {
 		t.Errorf("raw data = iteration means (-want +got):\n%s", diff)
 	}
 	for _, p := range percentiles {
-		sm, ok := run.SecondaryMetrics[p.name]
-		if !ok || sm.Score != m.Percentiles[p.key] || sm.Count != 1 || sm.ScoreUnit != "us/op" || sm.Histogram != nil {
-			t.Errorf("secondary %s = %+v, want the primary's percentile %s = %v", p.name, sm, p.key, m.Percentiles[p.key])
+		sm, ok := run.SecondaryMetrics[p.Name]
+		if !ok || sm.Score != m.Percentiles[p.Key] || sm.Count != 1 || sm.ScoreUnit != "us/op" || sm.Histogram != nil {
+			t.Errorf("secondary %s = %+v, want the primary's percentile %s = %v", p.Name, sm, p.Key, m.Percentiles[p.Key])
 		}
 	}
 	if got := run.SecondaryMetrics["p0.50"].Score; !near(float64(got), 0.5, 1e-3) {

@@ -16,7 +16,7 @@ func diagnose(r *plan.Run, threads int, measured []*executor.ForkResult, primary
 		Settings: r.Settings,
 		Threads:  threads,
 		Unit:     primary.ScoreUnit,
-		UnitNs:   unitNs(r.Settings.TimeUnit),
+		UnitNs:   UnitNs(r.Settings.TimeUnit),
 		Forks:    make([]executor.ForkResult, len(measured)),
 		Scores:   make([][]float64, len(primary.RawData)),
 		Score:    float64(primary.Score),

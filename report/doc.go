@@ -1,5 +1,6 @@
 // Package report turns what the forks measured into numbers a reader can
-// trust, and renders them.
+// trust: the result model (Report), Build and its statistics, Read and
+// Write, Merge.
 //
 // The package is opinionated, and its opinions are JMH's:
 //
@@ -28,17 +29,18 @@
 // also appear as the secondary metrics "p0.00" … "p1.00", like JMH's
 // "·p0.50".
 //
-// The Report is plain data. Renderers (NewRenderer) read it and write a
-// format; the JSON one is the lossless one, described by
-// schemas/result.schema.json and read back by Read. The others, each
-// documented on its type: text (JMH's table), jmh (JMH's -rf json, for the
-// tools made for JMH), gobench (the Go benchmark format, for benchstat),
-// csv, markdown (a pull-request comment) and html (one self-contained
-// page with charts). In every one of them a number that does not exist is
-// absent — null in JSON, an empty CSV field, no result line — never NaN
-// or a string; failed runs are listed with their reason, except in jmh
-// and gobench, whose readers expect only results (JMH leaves failed
-// benchmarks out too). Merge combines reports of disjoint runs, and
-// proves the shards of one plan complete (shards.go); package
-// report/compare compares two.
+// The Report is plain data, written by Write and read back by Read as
+// JSON: the lossless format, described by schemas/result.schema.json.
+// Merge combines reports of disjoint runs, and proves the shards of one
+// plan complete (shards.go); package report/compare compares two.
+//
+// What the package does not do: render (internal/format and, for HTML,
+// internal/format/html read the Report), probe the machine
+// (internal/host fills in Env and its EnvCheck, whose diagnostics are
+// judged here, EnvCheck.Diagnose) or narrate a running batch
+// (internal/runlog, which shows each run's result as BuildRun computes
+// it). The few helpers exported for them — Unit, UnitNs, Percentile,
+// Quantiles, IsQuantileName, Histogram.Quantile, BuildRun — are the
+// model's own arithmetic, kept here so that every reader of a report
+// computes a number the same way.
 package report

@@ -16,7 +16,7 @@ import (
 func renderJSON(t *testing.T, rep *Report) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := (JSONRenderer{}).Render(&buf, rep); err != nil {
+	if err := Write(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

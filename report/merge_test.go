@@ -47,7 +47,7 @@ func TestMerge(t *testing.T) {
 	if !got.Env.Start.Equal(b.Env.Start) || !got.Env.End.Equal(b.Env.End) {
 		t.Errorf("env %v – %v, want the earliest start and the latest end", got.Env.Start, got.Env.End)
 	}
-	validate := render(t, "json", got)
+	validate := string(renderJSON(t, got))
 	if _, err := Read(strings.NewReader(validate)); err != nil {
 		t.Errorf("merged report does not read back: %v", err)
 	}

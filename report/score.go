@@ -11,9 +11,9 @@ import (
 // nsPer is the length of each time unit in nanoseconds.
 var nsPer = map[string]float64{"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
 
-// unitNs returns the length of timeUnit in nanoseconds, NaN for an unknown
+// UnitNs returns the length of timeUnit in nanoseconds, NaN for an unknown
 // unit so that a wrong unit can only give a missing number, not a wrong one.
-func unitNs(timeUnit string) float64 {
+func UnitNs(timeUnit string) float64 {
 	if ns, ok := nsPer[timeUnit]; ok {
 		return ns
 	}
@@ -34,7 +34,7 @@ func Unit(mode, timeUnit string) string {
 // mode the exact mean of the iteration's samples. It is NaN where the
 // division is undefined (no ops, no time).
 func IterationScore(r *plan.Run, it *executor.Iteration) float64 {
-	return score(r.Mode, unitNs(r.Settings.TimeUnit), it)
+	return score(r.Mode, UnitNs(r.Settings.TimeUnit), it)
 }
 
 func score(mode string, unit float64, it *executor.Iteration) float64 {

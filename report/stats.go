@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/stat"
@@ -13,16 +14,19 @@ import (
 // Confidence is the level of every score error and confidence interval.
 const Confidence = 0.999
 
-// percentile is one of the percentiles a metric reports: its quantile,
-// its key in Metric.Percentiles and its name as a sample-mode secondary
+// Quantile is one of the percentiles a metric reports: its quantile Q,
+// its Key in Metric.Percentiles and its Name as a sample-mode secondary
 // metric.
-type percentile struct {
-	q    float64
-	key  string
-	name string
+type Quantile struct {
+	Q    float64
+	Key  string
+	Name string
 }
 
-var percentiles = []percentile{
+// Quantiles returns the percentiles every metric reports, lowest first.
+func Quantiles() []Quantile { return slices.Clone(percentiles) }
+
+var percentiles = []Quantile{
 	{0, "0.0", "p0.00"},
 	{0.5, "50.0", "p0.50"},
 	{0.9, "90.0", "p0.90"},
@@ -33,11 +37,11 @@ var percentiles = []percentile{
 	{1, "100.0", "p1.00"},
 }
 
-// isPercentileName reports whether name is a sample-mode percentile
-// secondary metric.
-func isPercentileName(name string) bool {
+// IsQuantileName reports whether name is a sample-mode percentile
+// secondary metric ("p0.50"), which has no count of its own.
+func IsQuantileName(name string) bool {
 	for _, p := range percentiles {
-		if p.name == name {
+		if p.Name == name {
 			return true
 		}
 	}
@@ -54,10 +58,11 @@ func halfWidth(stdev float64, n int) float64 {
 	return t * stdev / math.Sqrt(float64(n))
 }
 
-// jmhPercentile is JMH's percentile of sorted values, p in [0, 100]: the
+// Percentile is JMH's percentile of sorted values, p in [0, 100]: the
 // minimum at 0, otherwise Commons Math's legacy estimator, which
-// interpolates at position p·(n+1)/100 and clamps to the ends.
-func jmhPercentile(sorted []float64, p float64) float64 {
+// interpolates at position p·(n+1)/100 and clamps to the ends; NaN when
+// there are no values.
+func Percentile(sorted []float64, p float64) float64 {
 	n := len(sorted)
 	switch {
 	case n == 0:
@@ -103,7 +108,7 @@ func metricOf(raw [][]float64, unit string) Metric {
 	if len(all) == 1 {
 		stdev = math.NaN()
 	}
-	m.fill(mean, stdev, all[0], all[len(all)-1], func(q float64) float64 { return jmhPercentile(all, 100*q) })
+	m.fill(mean, stdev, all[0], all[len(all)-1], func(q float64) float64 { return Percentile(all, 100*q) })
 	return m
 }
 
@@ -145,6 +150,28 @@ func (m *Metric) fill(mean, stdev, lo, hi float64, quantile func(q float64) floa
 	m.Stdev, m.Min, m.Max = Float(stdev), Float(lo), Float(hi)
 	m.Percentiles = make(Percentiles, len(percentiles))
 	for _, p := range percentiles {
-		m.Percentiles[p.key] = Float(quantile(p.q))
+		m.Percentiles[p.Key] = Float(quantile(p.Q))
 	}
+}
+
+// Quantile is the nearest-rank quantile of the histogram, like
+// hist.Histogram.Quantile: the exact min and max at 0 and 1, bin values
+// clamped to [Min, Max] in between; NaN when empty.
+func (h *Histogram) Quantile(q float64) Float {
+	switch {
+	case h.Count == 0:
+		return NaN()
+	case q <= 0:
+		return h.Min
+	case q >= 1:
+		return h.Max
+	}
+	rank := max(uint64(math.Ceil(q*float64(h.Count))), 1)
+	var seen uint64
+	for _, b := range h.Bins {
+		if seen += b.Count; seen >= rank {
+			return Float(math.Min(math.Max(float64(b.Value), float64(h.Min)), float64(h.Max)))
+		}
+	}
+	return h.Max
 }

@@ -50,8 +50,8 @@ func TestJMHPercentile(t *testing.T) {
 		{[]float64{7}, 50, 7},
 		{nil, 50, math.NaN()},
 	} {
-		if got := jmhPercentile(tc.values, tc.p); !near(got, tc.want, 1e-12) {
-			t.Errorf("jmhPercentile(%v, %v) = %v, want %v", tc.values, tc.p, got, tc.want)
+		if got := Percentile(tc.values, tc.p); !near(got, tc.want, 1e-12) {
+			t.Errorf("Percentile(%v, %v) = %v, want %v", tc.values, tc.p, got, tc.want)
 		}
 	}
 }

@@ -64,7 +64,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "benchspec merge: warning: %s\n", w)
 	}
-	render := func(w io.Writer) error { return report.JSONRenderer{}.Render(w, merged) }
+	render := func(w io.Writer) error { return report.Write(w, merged) }
 	if err := writeOutput(*out, stdout, render); err != nil {
 		return fail(stderr, "merge", err)
 	}
@@ -87,7 +87,7 @@ func mergeIncomplete(e *report.IncompleteError, merged *report.Report, write boo
 		return exitFail
 	}
 	fmt.Fprintf(stderr, "; the merged report is marked incomplete\n")
-	render := func(w io.Writer) error { return report.JSONRenderer{}.Render(w, merged) }
+	render := func(w io.Writer) error { return report.Write(w, merged) }
 	if err := writeOutput(out, stdout, render); err != nil {
 		return fail(stderr, "merge", err)
 	}

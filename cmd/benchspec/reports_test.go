@@ -30,7 +30,7 @@ func runCmd(t *testing.T, args ...string) (status int, stdout, stderr string) {
 }
 
 func TestReportCommand(t *testing.T) {
-	for _, format := range report.Formats() {
+	for _, format := range formatNames() {
 		status, stdout, stderr := runCmd(t, "report", baseJSON, "--format", format)
 		if status != exitOK || stdout == "" || stderr != "" {
 			t.Errorf("report --format %s: status %d, %d bytes out, stderr %q", format, status, len(stdout), stderr)
@@ -144,7 +144,7 @@ func readFixture(t *testing.T, path string) *report.Report {
 func writeFixture(t *testing.T, dir, name string, rep *report.Report) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	err := writeOutput(path, nil, func(w io.Writer) error { return report.JSONRenderer{}.Render(w, rep) })
+	err := writeOutput(path, nil, func(w io.Writer) error { return report.Write(w, rep) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,5 +35,6 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	return cli.Run(ctx, "benchspec run [flags] SPEC...", args, cli.Registry{
 		Packages: new(gotest.Builder).Benchmarks,
+		Formats:  extraFormats,
 	}, stdout, stderr)
 }

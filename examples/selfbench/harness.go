@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/host"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -39,7 +40,7 @@ func newHarness(ctx context.Context, log func(string, ...any)) (*harness, error)
 	if err != nil {
 		return nil, err
 	}
-	return &harness{ctx: ctx, exe: exe, plan: p, env: report.CollectEnv(), log: log}, nil
+	return &harness{ctx: ctx, exe: exe, plan: p, env: host.CollectEnv(), log: log}, nil
 }
 
 // run returns the planned run with key, e.g. "empty:avgt".

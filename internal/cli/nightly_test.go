@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/runlog"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -179,7 +180,7 @@ func TestDisplayChoice(t *testing.T) {
 	if obs, _ := display(&buf, p, true, false); obs != nil {
 		t.Errorf("--quiet gets %T", obs)
 	}
-	if _, ok := func() executor.Observer { o, _ := display(&buf, p, false, true); return o }().(*report.RunLog); !ok {
+	if _, ok := func() executor.Observer { o, _ := display(&buf, p, false, true); return o }().(*runlog.Log); !ok {
 		t.Errorf("--verbose does not get the run log alone")
 	}
 	t.Setenv("CI", "true")

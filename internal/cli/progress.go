@@ -12,15 +12,15 @@ import (
 	"golang.org/x/term"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/runlog"
 	"github.com/benchspec/benchspec/plan"
-	"github.com/benchspec/benchspec/report"
 )
 
 // What `run` shows on stderr while a batch runs:
 //
 //   - On a terminal (stderr is a TTY and CI is not set): a live progress
 //     bar — forks done of all, the current run and fork, and the ETA
-//     (report.ETA: the plan's estimate corrected by what has been
+//     (runlog.ETA: the plan's estimate corrected by what has been
 //     measured, falling while a fork runs). It replaces the JMH run log,
 //     whose lines would scroll the bar away; failed forks still print a
 //     line above it. --verbose shows the run log instead of the bar.
@@ -38,12 +38,12 @@ func display(stderr io.Writer, p *plan.Plan, quiet, verbose bool) (executor.Obse
 	case quiet:
 		return nil, func() {}
 	case verbose:
-		return report.NewRunLog(stderr, p), func() {}
+		return runlog.New(stderr, p), func() {}
 	case interactive(stderr):
 		b := newBar(stderr, p)
 		return b, b.close
 	}
-	return fanOut{report.NewRunLog(stderr, p), newLines(stderr, p, time.Now)}, func() {}
+	return fanOut{runlog.New(stderr, p), newLines(stderr, p, time.Now)}, func() {}
 }
 
 // interactive reports whether w is a terminal a person watches: a TTY,
@@ -103,7 +103,7 @@ func forkName(r *plan.Run, fork, total int, warmup bool) string {
 // progress is the state both displays keep: where the batch is, and its
 // ETA.
 type progress struct {
-	eta       *report.ETA
+	eta       *runlog.ETA
 	done, all int
 	name      string    // of the running fork
 	started   time.Time // of the running fork
@@ -141,7 +141,7 @@ type lines struct {
 }
 
 func newLines(w io.Writer, p *plan.Plan, now func() time.Time) *lines {
-	return &lines{w: w, now: now, progress: progress{eta: report.NewETA(p)}}
+	return &lines{w: w, now: now, progress: progress{eta: runlog.NewETA(p)}}
 }
 
 func (l *lines) RunStart(*plan.Run)                              {}
@@ -176,7 +176,7 @@ type bar struct {
 }
 
 func newBar(w io.Writer, p *plan.Plan) *bar {
-	b := &bar{w: w, start: time.Now(), stop: make(chan struct{}), progress: progress{eta: report.NewETA(p)}}
+	b := &bar{w: w, start: time.Now(), stop: make(chan struct{}), progress: progress{eta: runlog.NewETA(p)}}
 	for i := range p.Runs {
 		b.all += p.Runs[i].ForkCount()
 	}

@@ -135,7 +135,7 @@ func (rd *resultsDir) write(rep *report.Report, ended bool) error {
 		return nil
 	}
 	var buf bytes.Buffer
-	if err := (report.JSONRenderer{}).Render(&buf, rep); err != nil {
+	if err := report.Write(&buf, rep); err != nil {
 		return err
 	}
 	if err := writeAtomic(rd.report, buf.Bytes()); err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/format"
+	"github.com/benchspec/benchspec/internal/host"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -29,6 +32,10 @@ type Registry struct {
 	// (gotest.Builder.Benchmarks: it builds the test binaries); nil
 	// makes such entries an error. Errors are a spec.ErrorList.
 	Packages func(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error)
+	// Formats adds output formats to run's --format beyond
+	// internal/format's: cmd/benchspec adds html, which a suite binary
+	// does not link (see renderer).
+	Formats map[string]format.Renderer
 }
 
 const suiteUsage = `usage: SUITE <command> [flags] [args]
@@ -243,7 +250,7 @@ func runCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.
 
 func run(ctx context.Context, usage string, args []string, reg Registry, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", usage, stderr)
-	format := fs.String("format", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	formatName := fs.String("format", "text", "output format: "+strings.Join(reg.formatNames(), ", "))
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	quiet := fs.Bool("quiet", false, "no run log and no progress on stderr")
 	failFast := fs.Bool("fail-on-error", false, "stop the batch at the first failed run (JMH -foe)")
@@ -261,6 +268,11 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 	if err != nil {
 		return usageStatus(err)
 	}
+	renderer, err := reg.renderer(*formatName)
+	if err != nil {
+		fmt.Fprintf(stderr, "run: --format: %v\n", err)
+		return 2
+	}
 	order, err := orderF.resolve(fs)
 	if err != nil {
 		fmt.Fprintf(stderr, "run: %v\n", err)
@@ -268,11 +280,6 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 	}
 	resumed, paths, ok := loadResume(*resume, *journalFlag, paths, stderr)
 	if !ok {
-		return 2
-	}
-	renderer, err := report.NewRenderer(*format)
-	if err != nil {
-		fmt.Fprintf(stderr, "run: --format: %v\n", err)
 		return 2
 	}
 	p, ok := load(ctx, paths, reg, stderr)
@@ -300,7 +307,7 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 		jr.announce(stderr)
 		announceBatch(stderr, p, order)
 	}
-	env := report.CollectEnv()
+	env := host.CollectEnv()
 	if !*quiet && env.Check != nil {
 		for _, d := range env.Check.Diagnostics {
 			fmt.Fprintf(stderr, "# Environment: %s %s: %s\n", d.Severity, d.Code, d.Message)
@@ -363,9 +370,42 @@ func anyFailed(r *report.Report) bool {
 	return false
 }
 
+// htmlFormat is the format a suite binary does not link: its charts would
+// link gonum/plot, and every fork — a suite binary started afresh — would
+// pay for its initialisation at each start.
+const htmlFormat = "html"
+
+// formatNames are the names run's --format accepts, sorted.
+func (reg Registry) formatNames() []string {
+	names := format.Names()
+	for name := range reg.Formats {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// renderer returns the renderer of the named format: one of reg.Formats
+// or of internal/format. Asked for html where it is not linked, it says
+// how to get the page.
+func (reg Registry) renderer(name string) (format.Renderer, error) {
+	if r, ok := reg.Formats[name]; ok {
+		return r, nil
+	}
+	if name == htmlFormat {
+		return nil, errors.New("html is not built into a suite binary (its charts would slow every fork's start): " +
+			"run with --format json --out r.json, then: benchspec report --format html r.json")
+	}
+	r, err := format.New(name)
+	if err != nil {
+		return nil, fmt.Errorf("unknown format %q (valid: %s)", name, strings.Join(reg.formatNames(), ", "))
+	}
+	return r, nil
+}
+
 // write renders the report to path (atomically: see writeAtomic) or to
 // stdout.
-func write(r report.Renderer, rep *report.Report, path string, stdout io.Writer) error {
+func write(r format.Renderer, rep *report.Report, path string, stdout io.Writer) error {
 	if path == "" {
 		return r.Render(stdout, rep)
 	}

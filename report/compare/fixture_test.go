@@ -121,7 +121,7 @@ func TestFixtureFiles(t *testing.T) {
 	}
 	for name, rep := range fixtures() {
 		var buf bytes.Buffer
-		if err := (report.JSONRenderer{}).Render(&buf, rep); err != nil {
+		if err := report.Write(&buf, rep); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, name, buf.String())

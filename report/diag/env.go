@@ -16,7 +16,7 @@ const (
 )
 
 // Env is what the environment check reads, probed at the start of a
-// batch (report.CollectEnv).
+// batch (internal/host.CollectEnv).
 type Env struct {
 	// Governors are the distinct cpufreq scaling governors of the CPUs;
 	// empty when the OS exposes none (most VMs).

@@ -1,16 +1,28 @@
-package report
+// Package html renders a report as one self-contained HTML page with SVG
+// charts drawn by gonum/plot. Only cmd/benchspec imports it: the charts
+// link gonum/plot and its fonts, which a suite binary — and so every fork,
+// a suite binary started afresh — would pay for at each start. A suite
+// writes JSON, and `benchspec report --format html` draws the page. The
+// page's result table reads the same rows and footnotes as the other
+// tables (format.Rows).
+package html
 
 import (
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/benchspec/benchspec/internal/format"
+	"github.com/benchspec/benchspec/report"
 )
 
-// HTMLRenderer writes one self-contained HTML page: no network, no
+// Renderer writes one self-contained HTML page: no network, no
 // JavaScript, no files beside it. It holds the environment with its
 // check's diagnostics, the result table (as in Markdown, with failed runs
 // and diagnostics as notes), per run its settings, failure and
@@ -22,7 +34,7 @@ import (
 //   - per sample-mode run, the latency distribution as a percentile curve;
 //   - per run, the score of every iteration of every fork, warmup
 //     included, to spot warmup trends and forks that disagree.
-type HTMLRenderer struct{}
+type Renderer struct{}
 
 //go:embed html.tmpl
 var htmlSource string
@@ -31,12 +43,12 @@ var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
 
 // htmlPage is what the template shows.
 type htmlPage struct {
-	R       *Report
+	R       *report.Report
 	Env     [][2]string
-	Check   []Diagnostic // of the environment check
+	Check   []report.Diagnostic // of the environment check
 	Header  []string
 	Rows    []htmlRow
-	Notes   []note
+	Notes   []format.Note
 	Groups  []htmlChart
 	Runs    []htmlRun
 	Created string
@@ -55,14 +67,14 @@ type htmlChart struct {
 
 type htmlRun struct {
 	ID, Title   string
-	Run         *Run
+	Run         *report.Run
 	Charts      []htmlChart
-	Diagnostics []Diagnostic
+	Diagnostics []report.Diagnostic
 }
 
 // Render writes the HTML page of r to w.
-func (HTMLRenderer) Render(w io.Writer, r *Report) error {
-	page := &htmlPage{R: r, Env: htmlEnv(r), Check: checkDiagnostics(r), Created: r.Env.End.UTC().Format(time.RFC3339)}
+func (Renderer) Render(w io.Writer, r *report.Report) error {
+	page := &htmlPage{R: r, Env: htmlEnv(r), Check: format.CheckDiagnostics(r), Created: r.Env.End.UTC().Format(time.RFC3339)}
 	page.Header, page.Rows, page.Notes = htmlTable(r)
 	var err error
 	if page.Groups, err = groupCharts(r); err != nil {
@@ -70,7 +82,7 @@ func (HTMLRenderer) Render(w io.Writer, r *Report) error {
 	}
 	for i := range r.Runs {
 		run := &r.Runs[i]
-		hr := htmlRun{ID: runID(i), Title: runLabel(run), Run: run, Diagnostics: run.Diagnostics}
+		hr := htmlRun{ID: runID(i), Title: format.RunLabel(run), Run: run, Diagnostics: run.Diagnostics}
 		if run.Primary != nil && run.Primary.Histogram != nil && run.Primary.Histogram.Count > 0 {
 			svg, err := distributionChart("Distribution of "+hr.Title, run.Primary.Histogram, run.Primary.ScoreUnit)
 			if err != nil {
@@ -86,16 +98,16 @@ func (HTMLRenderer) Render(w io.Writer, r *Report) error {
 		page.Runs = append(page.Runs, hr)
 	}
 	if err := htmlTemplate.Execute(w, page); err != nil {
-		return fmt.Errorf("report: writing HTML: %w", err)
+		return fmt.Errorf("writing HTML: %w", err)
 	}
 	return nil
 }
 
 func runID(i int) string { return "run-" + strconv.Itoa(i+1) }
 
-func htmlEnv(r *Report) [][2]string {
+func htmlEnv(r *report.Report) [][2]string {
 	e := &r.Env
-	ns := func(f Float) string {
+	ns := func(f report.Float) string {
 		if !f.Valid() {
 			return "not measured"
 		}
@@ -118,12 +130,12 @@ func htmlEnv(r *Report) [][2]string {
 }
 
 // htmlTable is the result table: the Markdown table's columns and rows.
-func htmlTable(r *Report) ([]string, []htmlRow, []note) {
-	names := paramNames(r.Runs)
-	rows, notes := resultRows(r)
+func htmlTable(r *report.Report) ([]string, []htmlRow, []format.Note) {
+	names := format.ParamNames(r.Runs)
+	rows, notes := format.Rows(r)
 	out := make([]htmlRow, len(rows))
 	for i, row := range rows {
-		out[i].Cells = row.cells(names)
+		out[i].Cells = row.Cells(names)
 		switch {
 		case row.Secondary:
 			out[i].Class = "secondary"
@@ -134,10 +146,10 @@ func htmlTable(r *Report) ([]string, []htmlRow, []note) {
 			out[i].ID = runID(runIndex(r, row.Run))
 		}
 	}
-	return tableHeader(names), out, notes
+	return format.Header(names), out, notes
 }
 
-func runIndex(r *Report, run *Run) int {
+func runIndex(r *report.Report, run *report.Run) int {
 	for i := range r.Runs {
 		if &r.Runs[i] == run {
 			return i
@@ -149,7 +161,7 @@ func runIndex(r *Report, run *Run) int {
 // groupCharts draws one score chart per benchmark group and unit, in the
 // order the groups first appear; failed runs and scores that do not
 // exist have no bar.
-func groupCharts(r *Report) ([]htmlChart, error) {
+func groupCharts(r *report.Report) ([]htmlChart, error) {
 	type key struct{ group, unit string }
 	bars := map[key][]bar{}
 	var order []key
@@ -196,7 +208,7 @@ func splitGroup(name string) (group, method string) {
 
 // paramLabel writes params as "a=1 size=10", names sorted.
 func paramLabel(params map[string]string) string {
-	keys := sortedKeys(params)
+	keys := slices.Sorted(maps.Keys(params))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + params[k]

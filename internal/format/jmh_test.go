@@ -1,4 +1,4 @@
-package report
+package format
 
 import (
 	"encoding/json"
@@ -9,6 +9,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/xeipuuv/gojsonschema"
+
+	"github.com/benchspec/benchspec/internal/reporttest"
+	"github.com/benchspec/benchspec/report"
 )
 
 // validateJMH validates doc against testdata/jmh.schema.json, our JSON
@@ -29,8 +32,8 @@ func validateJMH(t *testing.T, doc []byte) {
 }
 
 func TestJMHValidatesAgainstJMHSchema(t *testing.T) {
-	p, forks, env := fixture()
-	for name, rep := range map[string]*Report{"fixture": Build(p, forks, env), "no forks": Build(p, nil, env)} {
+	p, forks, env := reporttest.Fixture()
+	for name, rep := range map[string]*report.Report{"fixture": report.Build(p, forks, env), "no forks": report.Build(p, nil, env)} {
 		t.Run(name, func(t *testing.T) {
 			out := render(t, "jmh", rep)
 			validateJMH(t, []byte(out))
@@ -46,8 +49,8 @@ func TestJMHValidatesAgainstJMHSchema(t *testing.T) {
 // TestJMHSchemaRejects makes sure the JMH schema is strict enough to
 // matter: each mutation of a valid document must fail it.
 func TestJMHSchemaRejects(t *testing.T) {
-	p, forks, env := fixture()
-	out := render(t, "jmh", Build(p, forks, env))
+	p, forks, env := reporttest.Fixture()
+	out := render(t, "jmh", report.Build(p, forks, env))
 	for name, mutate := range map[string]func(r map[string]any){
 		"no primaryMetric":  func(r map[string]any) { delete(r, "primaryMetric") },
 		"mode long form":    func(r map[string]any) { r["mode"] = "AverageTime" },
@@ -81,7 +84,7 @@ func TestJMHSchemaRejects(t *testing.T) {
 // the mapping: failed runs left out, sample mode's histogram, the
 // percentiles JMH has and the report does not.
 func TestJMHShape(t *testing.T) {
-	p, forks, env := fixture()
+	p, forks, env := reporttest.Fixture()
 	var doc []struct {
 		Benchmark     string            `json:"benchmark"`
 		Mode          string            `json:"mode"`
@@ -98,7 +101,7 @@ func TestJMHShape(t *testing.T) {
 		} `json:"primaryMetric"`
 		SecondaryMetrics map[string]json.RawMessage `json:"secondaryMetrics"`
 	}
-	if err := json.Unmarshal([]byte(render(t, "jmh", Build(p, forks, env))), &doc); err != nil {
+	if err := json.Unmarshal([]byte(render(t, "jmh", report.Build(p, forks, env))), &doc); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

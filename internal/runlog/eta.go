@@ -1,4 +1,4 @@
-package report
+package runlog
 
 import (
 	"time"

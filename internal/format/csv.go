@@ -1,23 +1,25 @@
-package report
+package format
 
 import (
+	"github.com/benchspec/benchspec/report"
+
 	"encoding/csv"
 	"io"
 	"strconv"
 )
 
-// CSVRenderer writes one CSV record per table row (RFC 4180), with JMH's
+// CSV writes one CSV record per table row (RFC 4180), with JMH's
 // `-rf csv` columns first — "Benchmark", "Mode", "Threads", "Samples",
 // "Score", "Score Error (99.9%)", "Unit", then "Param: name" for every
 // parameter name — followed by "Status" and "Error". Numbers are written
 // with full precision; a number that does not exist (an error with one
 // sample, a failed run's score) is an empty field, where JMH writes NaN.
 // Unlike JMH, failed runs are kept, with status "failed" and the reason.
-type CSVRenderer struct{}
+type CSV struct{}
 
 // Render writes r as CSV to w.
-func (CSVRenderer) Render(w io.Writer, r *Report) error {
-	names := paramNames(r.Runs)
+func (CSV) Render(w io.Writer, r *report.Report) error {
+	names := ParamNames(r.Runs)
 	cw := csv.NewWriter(w)
 	header := []string{"Benchmark", "Mode", "Threads", "Samples", "Score", "Score Error (99.9%)", "Unit"}
 	for _, n := range names {
@@ -25,7 +27,7 @@ func (CSVRenderer) Render(w io.Writer, r *Report) error {
 	}
 	records := [][]string{append(header, "Status", "Error")}
 
-	rows, _ := resultRows(r)
+	rows, _ := Rows(r)
 	for _, row := range rows {
 		rec := []string{row.Name, row.Run.Mode, strconv.Itoa(row.Run.Threads), "", "", "", row.Unit()}
 		if m := row.Metric; m != nil {
@@ -34,7 +36,7 @@ func (CSVRenderer) Render(w io.Writer, r *Report) error {
 		for _, n := range names {
 			rec = append(rec, row.Run.Params[n])
 		}
-		records = append(records, append(rec, row.Run.Status, oneLine(row.Run.Error)))
+		records = append(records, append(rec, row.Run.Status, OneLine(row.Run.Error)))
 	}
 	if err := cw.WriteAll(records); err != nil {
 		return err
@@ -44,7 +46,7 @@ func (CSVRenderer) Render(w io.Writer, r *Report) error {
 
 // csvNumber writes f with the fewest digits that read back exactly, or ""
 // when f does not exist.
-func csvNumber(f Float) string {
+func csvNumber(f report.Float) string {
 	if !f.Valid() {
 		return ""
 	}

@@ -1,4 +1,10 @@
-package report
+// Package host probes the machine a batch runs on: the Go and CPU facts
+// of report.Env and the environment check (report.EnvCheck) — cpufreq
+// governors, hypervisor, load, cgroup CPU quota — read from /proc and
+// /sys. It runs in the parent process at the start of a batch; the
+// diagnostics of what it finds are report's (EnvCheck.Diagnose), so that
+// a report built elsewhere judges the same facts the same way.
+package host
 
 import (
 	"bufio"
@@ -7,18 +13,20 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/benchspec/benchspec/report"
 )
 
 // modulePath is benchspec's module, whose version is the tool version.
 const modulePath = "github.com/benchspec/benchspec"
 
-// CollectEnv returns the parts of Env known in the parent process, with
-// Start set to now and the environment check (EnvCheck) made. Build fills
+// CollectEnv returns the parts of report.Env known in the parent process,
+// with Start set to now and the environment check made. report.Build fills
 // in the timer calibration from the forks and End.
-func CollectEnv() Env {
+func CollectEnv() report.Env {
 	host, _ := os.Hostname()
 	gomaxprocs := runtime.GOMAXPROCS(0)
-	return Env{
+	return report.Env{
 		ToolVersion:       toolVersion(),
 		GoVersion:         runtime.Version(),
 		GOOS:              runtime.GOOS,
@@ -27,8 +35,8 @@ func CollectEnv() Env {
 		NumCPU:            runtime.NumCPU(),
 		GOMAXPROCS:        gomaxprocs,
 		Hostname:          host,
-		TimerResolutionNs: NaN(),
-		TimerOverheadNs:   NaN(),
+		TimerResolutionNs: report.NaN(),
+		TimerOverheadNs:   report.NaN(),
 		Start:             time.Now(),
 		Check:             checkEnvironment(gomaxprocs),
 	}
@@ -74,4 +82,12 @@ func cpuModel() string {
 		}
 	}
 	return runtime.GOARCH
+}
+
+// checkEnvironment probes this machine (see probeEnv) and checks it for
+// the parent's GOMAXPROCS.
+func checkEnvironment(gomaxprocs int) *report.EnvCheck {
+	c := probeEnv(os.DirFS("/"), runtime.NumCPU())
+	c.Diagnose(gomaxprocs)
+	return c
 }

@@ -1,8 +1,10 @@
-package report
+package runlog
 
 import (
 	"testing"
 	"time"
+
+	"github.com/benchspec/benchspec/internal/reporttest"
 )
 
 // The ETA starts at the plan's estimate, is scaled by how the finished
@@ -10,7 +12,7 @@ import (
 // left, and takes forks done elsewhere (a resumed journal) or skipped (a
 // failed run) at the plan's mean per fork.
 func TestETA(t *testing.T) {
-	p, _, _ := fixture() // 2 min over 7 forks; run 0: 3 forks of 15 s, run 1: 1 fork of 15 s
+	p, _, _ := reporttest.Fixture() // 2 min over 7 forks; run 0: 3 forks of 15 s, run 1: 1 fork of 15 s
 	e := NewETA(p)
 	for _, tc := range []struct {
 		name      string

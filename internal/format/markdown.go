@@ -1,12 +1,14 @@
-package report
+package format
 
 import (
+	"github.com/benchspec/benchspec/report"
+
 	"fmt"
 	"io"
 	"strings"
 )
 
-// MarkdownRenderer writes a GitHub-flavoured Markdown table fit for a
+// Markdown writes a GitHub-flavoured Markdown table fit for a
 // pull-request comment: a one-line environment summary, then the columns
 // of the text table (Benchmark, one per parameter, Mode, Cnt, Score,
 // Error, Units) with the error as "± 0.123". A failed run reads
@@ -14,14 +16,14 @@ import (
 // run's diagnostics are numbered notes too, marked after its unit, and
 // the environment check's diagnostics follow.
 // Pipes and other Markdown in names and reasons are escaped.
-type MarkdownRenderer struct{}
+type Markdown struct{}
 
 // Render writes the Markdown table of r to w.
-func (MarkdownRenderer) Render(w io.Writer, r *Report) error {
+func (Markdown) Render(w io.Writer, r *report.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** — %s\n\n", mdEscape(r.Suite), mdEscape(envLine(r.Env)))
-	names := paramNames(r.Runs)
-	header := tableHeader(names)
+	names := ParamNames(r.Runs)
+	header := Header(names)
 	align := make([]string, len(header))
 	for i, h := range header {
 		align[i] = "---:"
@@ -33,9 +35,9 @@ func (MarkdownRenderer) Render(w io.Writer, r *Report) error {
 	mdRow(&b, header)
 	mdRow(&b, align)
 
-	rows, notes := resultRows(r)
+	rows, notes := Rows(r)
 	for _, row := range rows {
-		cells := row.cells(names)
+		cells := row.Cells(names)
 		for i := range cells {
 			cells[i] = mdEscape(cells[i])
 		}
@@ -54,10 +56,10 @@ func (MarkdownRenderer) Render(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "%s  \n", mdEscape(n.String()))
 		}
 	}
-	if diags := checkDiagnostics(r); len(diags) > 0 {
+	if diags := CheckDiagnostics(r); len(diags) > 0 {
 		b.WriteString("\nEnvironment:\n\n")
 		for _, d := range diags {
-			fmt.Fprintf(&b, "- %s\n", mdEscape(diagnosticLine(d)))
+			fmt.Fprintf(&b, "- %s\n", mdEscape(DiagnosticLine(d)))
 		}
 	}
 	if !r.Complete {

@@ -1,16 +1,18 @@
-package report
+package format
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/benchspec/benchspec/internal/reporttest"
+	"github.com/benchspec/benchspec/report"
 )
 
 // render renders the fixture's report in format.
-func render(t *testing.T, format string, rep *Report) string {
+func render(t *testing.T, format string, rep *report.Report) string {
 	t.Helper()
-	r, err := NewRenderer(format)
+	r, err := New(format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,34 +23,27 @@ func render(t *testing.T, format string, rep *Report) string {
 	return buf.String()
 }
 
-var svgElement = regexp.MustCompile(`(?s)<svg .*?</svg>`)
-
 // TestGolden checks every rendered format of the fixture against its
-// golden file. The HTML's charts are replaced by a placeholder: they are
-// checked by TestHTML, and their exact coordinates are gonum/plot's.
+// golden file (the text table's is TestTextGolden's, the HTML page's
+// internal/format/html's TestHTMLGolden).
 func TestGolden(t *testing.T) {
-	p, forks, env := fixture()
-	rep := Build(p, forks, env)
+	p, forks, env := reporttest.Fixture()
+	rep := report.Build(p, forks, env)
 	for _, tc := range []struct{ format, golden string }{
 		{"markdown", "report.md.golden"},
 		{"csv", "report.csv.golden"},
 		{"jmh", "jmh.json.golden"},
 		{"gobench", "gobench.txt.golden"},
-		{"html", "report.html.golden"},
 	} {
 		t.Run(tc.format, func(t *testing.T) {
-			got := render(t, tc.format, rep)
-			if tc.format == "html" {
-				got = svgElement.ReplaceAllString(got, "<svg>…</svg>")
-			}
-			golden(t, tc.golden, got)
+			reporttest.Golden(t, tc.golden, render(t, tc.format, rep))
 		})
 	}
 }
 
 func TestMarkdownEscapes(t *testing.T) {
-	p, forks, env := fixture()
-	rep := Build(p, forks, env)
+	p, forks, env := reporttest.Fixture()
+	rep := report.Build(p, forks, env)
 	rep.Runs[3].Error = "a | b\nc_d"
 	rep.Runs[0].Params["size"] = "1|0"
 	got := render(t, "markdown", rep)

@@ -1,4 +1,4 @@
-package report
+package format
 
 import (
 	"strconv"
@@ -7,6 +7,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchspec/benchspec/internal/reporttest"
+	"github.com/benchspec/benchspec/report"
 )
 
 // goBenchLine is one parsed result: what benchstat groups by and reads.
@@ -48,8 +51,8 @@ func parseGoBench(t *testing.T, text string) ([]goBenchLine, benchfmt.UnitMetada
 }
 
 func TestGoBenchParsesWithBenchfmt(t *testing.T) {
-	p, forks, env := fixture()
-	lines, units := parseGoBench(t, render(t, "gobench", Build(p, forks, env)))
+	p, forks, env := reporttest.Fixture()
+	lines, units := parseGoBench(t, render(t, "gobench", report.Build(p, forks, env)))
 	// Only what go test writes is configuration, so benchstat pairs these
 	// with plain go test output.
 	config := "goos=linux goarch=amd64 pkg=seeds cpu=Test CPU @ 3.00GHz"
@@ -78,16 +81,16 @@ func TestGoBenchParsesWithBenchfmt(t *testing.T) {
 
 func TestGoBenchName(t *testing.T) {
 	for _, tc := range []struct {
-		run        Run
+		run        report.Run
 		gomaxprocs int
 		want       string
 	}{
-		{Run{Benchmark: "empty", Mode: "avgt"}, 1, "empty"},
-		{Run{Benchmark: "log.Classic", Mode: "avgt"}, 8, "log.Classic-8"},
-		{Run{Benchmark: "a b", Mode: "avgt", Params: map[string]string{"z": "1", "a": "x/y=z w"}}, 2, "a_b/a=x_y_z_w/z=1-2"},
-		{Run{Benchmark: "n", Mode: "avgt", Settings: Settings{Env: map[string]string{"GOMAXPROCS": "4"}}}, 8, "n-4"},
+		{report.Run{Benchmark: "empty", Mode: "avgt"}, 1, "empty"},
+		{report.Run{Benchmark: "log.Classic", Mode: "avgt"}, 8, "log.Classic-8"},
+		{report.Run{Benchmark: "a b", Mode: "avgt", Params: map[string]string{"z": "1", "a": "x/y=z w"}}, 2, "a_b/a=x_y_z_w/z=1-2"},
+		{report.Run{Benchmark: "n", Mode: "avgt", Settings: report.Settings{Env: map[string]string{"GOMAXPROCS": "4"}}}, 8, "n-4"},
 		// What go test does not measure is named: the mode, threads.
-		{Run{Benchmark: "c", Mode: "thrpt", Threads: 2}, 2, "c/mode=thrpt/threads=2-2"},
+		{report.Run{Benchmark: "c", Mode: "thrpt", Threads: 2}, 2, "c/mode=thrpt/threads=2-2"},
 	} {
 		if got := goBenchName(&tc.run, tc.gomaxprocs); got != tc.want {
 			t.Errorf("goBenchName(%+v, %d) = %q, want %q", tc.run, tc.gomaxprocs, got, tc.want)

@@ -1,4 +1,4 @@
-package report
+package html
 
 import (
 	"regexp"
@@ -6,13 +6,36 @@ import (
 	"testing"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/reporttest"
+	"github.com/benchspec/benchspec/report"
 )
+
+// render renders rep as the HTML page.
+func render(t *testing.T, rep *report.Report) string {
+	t.Helper()
+	var b strings.Builder
+	if err := (Renderer{}).Render(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+var svgElement = regexp.MustCompile(`(?s)<svg .*?</svg>`)
+
+// TestHTMLGolden checks the page of the fixture against its golden file.
+// The charts are replaced by a placeholder: they are checked by the tests
+// below, and their exact coordinates are gonum/plot's.
+func TestHTMLGolden(t *testing.T) {
+	p, forks, env := reporttest.Fixture()
+	got := render(t, report.Build(p, forks, env))
+	reporttest.Golden(t, "report.html.golden", svgElement.ReplaceAllString(got, "<svg>…</svg>"))
+}
 
 // TestHTMLSelfContained checks that the page needs nothing but itself:
 // no scripts, no stylesheets or images from elsewhere, no fonts to fetch.
 func TestHTMLSelfContained(t *testing.T) {
-	p, forks, env := fixture()
-	page := render(t, "html", Build(p, forks, env))
+	p, forks, env := reporttest.Fixture()
+	page := render(t, report.Build(p, forks, env))
 	for _, bad := range []*regexp.Regexp{
 		regexp.MustCompile(`(?i)<script`),
 		regexp.MustCompile(`(?i)<link`),
@@ -34,8 +57,8 @@ func TestHTMLSelfContained(t *testing.T) {
 // TestHTMLCharts counts the charts: one score chart per group and unit,
 // an iteration chart per run, a distribution per sample-mode run.
 func TestHTMLCharts(t *testing.T) {
-	p, forks, env := fixture()
-	page := render(t, "html", Build(p, forks, env))
+	p, forks, env := reporttest.Fixture()
+	page := render(t, report.Build(p, forks, env))
 	// groups: counter (ns/op), counter (ops/us), log (us/op); sqrt.Crash failed
 	// runs: 4 iteration charts; log.Classic sample: 1 distribution
 	if got, want := strings.Count(page, "<svg"), 3+4+1; got != want {
@@ -55,11 +78,11 @@ func TestHTMLCharts(t *testing.T) {
 // TestHTMLEscapes feeds markup through every place a name reaches: the
 // table, the headings and the charts' text.
 func TestHTMLEscapes(t *testing.T) {
-	p, forks, env := fixture()
-	rep := Build(p, forks, env)
+	p, forks, env := reporttest.Fixture()
+	rep := report.Build(p, forks, env)
 	rep.Runs[0].Benchmark = `x.<b onclick="1">`
 	rep.Runs[3].Error = "<script>alert(1)</script>"
-	page := render(t, "html", rep)
+	page := render(t, rep)
 	for _, bad := range []string{"<b onclick", "<script>"} {
 		if strings.Contains(page, bad) {
 			t.Errorf("page contains unescaped %q", bad)
@@ -73,9 +96,9 @@ func TestHTMLEscapes(t *testing.T) {
 // TestHTMLRunWithoutIterations renders a run whose only fork died before
 // its first iteration: an empty chart, not an error.
 func TestHTMLRunWithoutIterations(t *testing.T) {
-	p, _, env := fixture()
+	p, _, env := reporttest.Fixture()
 	dead := executor.ForkResult{Run: 3, Fork: 1, ExitStatus: -1, Err: "killed: timeout"}
-	got := render(t, "html", Build(p, []executor.ForkResult{dead}, env))
+	got := render(t, report.Build(p, []executor.ForkResult{dead}, env))
 	if want := "Failed: fork 1: killed: timeout"; !strings.Contains(got, want) {
 		t.Errorf("page lacks %q", want)
 	}

@@ -1,4 +1,4 @@
-package report
+package runlog
 
 import (
 	"regexp"
@@ -8,14 +8,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/benchspec/benchspec/executor"
+
+	"github.com/benchspec/benchspec/internal/reporttest"
 )
 
 // Interleaved, each fork that follows another run's says whose it is;
 // the header still comes once per run, before its first fork.
 func TestRunLogInterleaved(t *testing.T) {
-	p, forks, _ := fixture()
+	p, forks, _ := reporttest.Fixture()
 	var out strings.Builder
-	l := NewRunLog(&out, p)
+	l := New(&out, p)
 	r0, r1 := &p.Runs[0], &p.Runs[1]
 	fork := func(r int, n int) *executor.ForkResult { f := forkNumber(forks, r, n); return &f }
 	l.RunStart(r0)

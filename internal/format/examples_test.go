@@ -1,4 +1,4 @@
-package report_test
+package format_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/xeipuuv/gojsonschema"
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/schemas"
 )
@@ -56,14 +57,14 @@ func TestExampleSuitesValidate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the example suites")
 	}
-	examples, err := filepath.Glob(filepath.Join("..", "examples", "*", "main.go"))
+	examples, err := filepath.Glob(filepath.Join("..", "..", "examples", "*", "main.go"))
 	if err != nil || len(examples) == 0 {
 		t.Fatalf("no example suites: %v", err)
 	}
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "../examples/...")
+	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "../../examples/...")
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ../examples/...: %v\n%s", err, out)
+		t.Fatalf("go build ../../examples/...: %v\n%s", err, out)
 	}
 	result := gojsonschema.NewBytesLoader(schemas.Result)
 	jmhSchema, err := os.ReadFile(filepath.Join("testdata", "jmh.schema.json"))
@@ -119,9 +120,9 @@ func validate(t *testing.T, name string, schema gojsonschema.JSONLoader, doc []b
 	}
 }
 
-func renderTo(t *testing.T, format string, rep *report.Report) []byte {
+func renderTo(t *testing.T, name string, rep *report.Report) []byte {
 	t.Helper()
-	r, err := report.NewRenderer(format)
+	r, err := format.New(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
-package report
+package format
 
 import (
+	"github.com/benchspec/benchspec/report"
+
 	"fmt"
 	"io"
 	"math"
@@ -14,7 +16,7 @@ import (
 	"github.com/benchspec/benchspec/spec"
 )
 
-// GoBenchRenderer writes the Go benchmark format
+// GoBench writes the Go benchmark format
 // (golang.org/design/14313-benchmark-format) with benchfmt, so that
 // `benchstat base.txt new.txt` compares two reports directly.
 //
@@ -31,7 +33,7 @@ import (
 // iteration's number of operations, rounded.
 //
 // Units: avgt, sample and ss write ns/op whatever the spec's time_unit
-// (benchstat shows it as sec/op); thrpt writes ops/s with a "Unit ops/s
+// (benchstat shows it as sec/op); thrpt writes ops/s with a "report.Unit ops/s
 // better=higher" line, so benchstat knows which way is better. Sample
 // mode's value is the mean of the iteration's samples. Per-iteration
 // secondary metrics follow on the same line under their names; metrics
@@ -53,17 +55,17 @@ import (
 //
 // Failed runs have no result lines; like `go test`, a "--- FAIL:" line
 // with the reason stands in their place, which benchstat ignores.
-type GoBenchRenderer struct{}
+type GoBench struct{}
 
 // Render writes r in the Go benchmark format to w.
-func (GoBenchRenderer) Render(w io.Writer, r *Report) error {
+func (GoBench) Render(w io.Writer, r *report.Report) error {
 	bw := benchfmt.NewWriter(w)
 	units := map[string]bool{}
 	for i := range r.Runs {
 		run := &r.Runs[i]
 		name := goBenchName(run, r.Env.GOMAXPROCS)
 		if run.Failed() || run.Primary == nil {
-			if _, err := fmt.Fprintf(w, "--- FAIL: Benchmark%s\n    %s\n", name, oneLine(run.Error)); err != nil {
+			if _, err := fmt.Fprintf(w, "--- FAIL: Benchmark%s\n    %s\n", name, OneLine(run.Error)); err != nil {
 				return err
 			}
 			continue
@@ -95,7 +97,7 @@ func (GoBenchRenderer) Render(w io.Writer, r *Report) error {
 					first = false
 				}
 				if err := bw.Write(res); err != nil {
-					return fmt.Errorf("report: writing Go benchmark format: %w", err)
+					return fmt.Errorf("writing Go benchmark format: %w", err)
 				}
 			}
 		}
@@ -104,7 +106,7 @@ func (GoBenchRenderer) Render(w io.Writer, r *Report) error {
 }
 
 // goBenchName is the result name of a run without the "Benchmark" prefix.
-func goBenchName(run *Run, gomaxprocs int) string {
+func goBenchName(run *report.Run, gomaxprocs int) string {
 	var b strings.Builder
 	b.WriteString(goBenchField(run.Benchmark, false))
 	for _, k := range sortedKeys(run.Params) {
@@ -138,22 +140,22 @@ func goBenchField(s string, part bool) string {
 
 // goBenchUnit is the unit a run's iteration scores are written in, and
 // the factor that converts them to it.
-func goBenchUnit(run *Run) (unit string, scale float64) {
-	ns := unitNs(run.Settings.TimeUnit)
+func goBenchUnit(run *report.Run) (unit string, scale float64) {
+	ns := report.UnitNs(run.Settings.TimeUnit)
 	if run.Mode == spec.ModeThroughput {
 		return "ops/s", 1e9 / ns // ops per unit → ops per second
 	}
 	return "ns/op", ns
 }
 
-func goBenchConfig(r *Report, run *Run) []benchfmt.Config {
+func goBenchConfig(r *report.Report, run *report.Run) []benchfmt.Config {
 	kv := [][2]string{
 		{"goos", r.Env.GOOS}, {"goarch", r.Env.GOARCH}, {"pkg", r.Suite}, {"cpu", r.Env.CPU},
 	}
 	config := make([]benchfmt.Config, 0, len(kv))
 	for _, c := range kv {
 		if c[1] != "" {
-			config = append(config, benchfmt.Config{Key: c[0], Value: []byte(oneLine(c[1])), File: true})
+			config = append(config, benchfmt.Config{Key: c[0], Value: []byte(OneLine(c[1])), File: true})
 		}
 	}
 	return config
@@ -161,7 +163,7 @@ func goBenchConfig(r *Report, run *Run) []benchfmt.Config {
 
 // appendMetrics appends the finite metrics, by name, as values whose unit
 // is the metric's name.
-func appendMetrics(values []benchfmt.Value, metrics map[string]Float) []benchfmt.Value {
+func appendMetrics(values []benchfmt.Value, metrics map[string]report.Float) []benchfmt.Value {
 	for _, name := range sortedKeys(metrics) {
 		if v := metrics[name]; v.Valid() {
 			values = append(values, benchfmt.Value{Value: sig6(float64(v)), Unit: goBenchField(name, false)})

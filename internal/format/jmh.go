@@ -1,17 +1,18 @@
-package report
+package format
 
 import (
+	"github.com/benchspec/benchspec/report"
+
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"time"
 
 	"github.com/benchspec/benchspec/spec"
 )
 
-// JMHVersion is the JMH release whose `-rf json` output JMHRenderer
+// JMHVersion is the JMH release whose `-rf json` output JMH
 // reproduces; it is what the jmhVersion field says.
 const JMHVersion = "1.37"
 
@@ -24,7 +25,7 @@ var jmhPercentiles = []struct {
 	{"99.99", 0.9999}, {"99.999", 0.99999}, {"99.9999", 0.999999}, {"100.0", 1},
 }
 
-// JMHRenderer writes JMH's own JSON result format (`-rf json`, as JMH
+// JMH writes JMH's own JSON result format (`-rf json`, as JMH
 // 1.37 writes it), so that tools made for JMH read benchspec results:
 // JMH Visualizer, github-action-benchmark (`tool: jmh`), Bencher's
 // java_jmh adapter. The mapping:
@@ -54,9 +55,9 @@ var jmhPercentiles = []struct {
 //
 // Where JMH writes a number that does not exist as the string "NaN" (the
 // error of a score from a single iteration, its confidence interval),
-// this renderer writes null: JSON has no NaN, and a string where a number
+// this renderer writes null: JSON has no report.NaN, and a string where a number
 // belongs breaks typed readers either way.
-type JMHRenderer struct{}
+type JMH struct{}
 
 type jmhResult struct {
 	JMHVersion            string               `json:"jmhVersion"`
@@ -81,17 +82,17 @@ type jmhResult struct {
 }
 
 type jmhMetric struct {
-	Score            Float       `json:"score"`
-	ScoreError       Float       `json:"scoreError"`
-	ScoreConfidence  [2]Float    `json:"scoreConfidence"`
-	ScorePercentiles Percentiles `json:"scorePercentiles"`
-	ScoreUnit        string      `json:"scoreUnit"`
-	RawData          [][]Float   `json:"rawData,omitempty"`
-	RawDataHistogram [][][]Bin   `json:"rawDataHistogram,omitempty"`
+	Score            report.Float       `json:"score"`
+	ScoreError       report.Float       `json:"scoreError"`
+	ScoreConfidence  [2]report.Float    `json:"scoreConfidence"`
+	ScorePercentiles report.Percentiles `json:"scorePercentiles"`
+	ScoreUnit        string             `json:"scoreUnit"`
+	RawData          [][]report.Float   `json:"rawData,omitempty"`
+	RawDataHistogram [][][]report.Bin   `json:"rawDataHistogram,omitempty"`
 }
 
 // Render writes r in JMH's JSON format to w.
-func (JMHRenderer) Render(w io.Writer, r *Report) error {
+func (JMH) Render(w io.Writer, r *report.Report) error {
 	out := []jmhResult{}
 	for i := range r.Runs {
 		run := &r.Runs[i]
@@ -104,12 +105,12 @@ func (JMHRenderer) Render(w io.Writer, r *Report) error {
 	enc.SetIndent("", "    ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("report: writing JMH JSON: %w", err)
+		return fmt.Errorf("writing JMH JSON: %w", err)
 	}
 	return nil
 }
 
-func jmhResultOf(env *Env, run *Run) jmhResult {
+func jmhResultOf(env *report.Env, run *report.Run) jmhResult {
 	s := &run.Settings
 	res := jmhResult{
 		JMHVersion:            JMHVersion,
@@ -139,7 +140,7 @@ func jmhResultOf(env *Env, run *Run) jmhResult {
 	}
 	if run.Mode == spec.ModeSampleTime && run.Primary.Histogram != nil {
 		res.PrimaryMetric.RawData = nil
-		res.PrimaryMetric.RawDataHistogram = [][][]Bin{{run.Primary.Histogram.Bins}}
+		res.PrimaryMetric.RawDataHistogram = [][][]report.Bin{{run.Primary.Histogram.Bins}}
 	}
 	for name, m := range run.SecondaryMetrics {
 		res.SecondaryMetrics[name] = jmhMetricOf(&m)
@@ -149,21 +150,21 @@ func jmhResultOf(env *Env, run *Run) jmhResult {
 
 // jmhMetricOf converts a metric, adding JMH's percentiles that the report
 // does not keep (99.999 and 99.9999).
-func jmhMetricOf(m *Metric) jmhMetric {
+func jmhMetricOf(m *report.Metric) jmhMetric {
 	out := jmhMetric{
 		Score:            m.Score,
 		ScoreError:       m.ScoreError,
 		ScoreConfidence:  m.ScoreConfidence,
-		ScorePercentiles: make(Percentiles, len(jmhPercentiles)),
+		ScorePercentiles: make(report.Percentiles, len(jmhPercentiles)),
 		ScoreUnit:        m.ScoreUnit,
 		RawData:          m.RawData,
 	}
 	if out.RawData == nil {
-		out.RawData = [][]Float{}
+		out.RawData = [][]report.Float{}
 	}
 	quantile := rawQuantile(m.RawData)
 	if m.Histogram != nil {
-		quantile = func(q float64) Float { return m.Histogram.quantile(q) }
+		quantile = func(q float64) report.Float { return m.Histogram.Quantile(q) }
 	}
 	for _, p := range jmhPercentiles {
 		v, ok := m.Percentiles[p.key]
@@ -176,8 +177,8 @@ func jmhMetricOf(m *Metric) jmhMetric {
 }
 
 // rawQuantile returns the quantile function of the values in raw, by
-// JMH's estimator; NaN when a value is not finite, as in metricOf.
-func rawQuantile(raw [][]Float) func(q float64) Float {
+// JMH's estimator; report.NaN when a value is not finite, as in metricOf.
+func rawQuantile(raw [][]report.Float) func(q float64) report.Float {
 	var all []float64
 	finite := true
 	for _, fork := range raw {
@@ -187,34 +188,12 @@ func rawQuantile(raw [][]Float) func(q float64) Float {
 		}
 	}
 	sort.Float64s(all)
-	return func(q float64) Float {
+	return func(q float64) report.Float {
 		if !finite {
-			return NaN()
+			return report.NaN()
 		}
-		return Float(jmhPercentile(all, 100*q))
+		return report.Float(report.Percentile(all, 100*q))
 	}
-}
-
-// quantile is the nearest-rank quantile of the histogram, like
-// hist.Histogram.Quantile: the exact min and max at 0 and 1, bin values
-// clamped to [Min, Max] in between; NaN when empty.
-func (h *Histogram) quantile(q float64) Float {
-	switch {
-	case h.Count == 0:
-		return NaN()
-	case q <= 0:
-		return h.Min
-	case q >= 1:
-		return h.Max
-	}
-	rank := max(uint64(math.Ceil(q*float64(h.Count))), 1)
-	var seen uint64
-	for _, b := range h.Bins {
-		if seen += b.Count; seen >= rank {
-			return Float(math.Min(math.Max(float64(b.Value), float64(h.Min)), float64(h.Max)))
-		}
-	}
-	return h.Max
 }
 
 // jmhTime writes a Go duration the way JMH writes a TimeValue: "200 ms",
@@ -227,5 +206,5 @@ func jmhTime(goDuration string) string {
 	if d == 0 {
 		return "0 s"
 	}
-	return jmhDuration(d)
+	return Duration(d)
 }

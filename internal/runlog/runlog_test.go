@@ -1,4 +1,4 @@
-package report
+package runlog
 
 import (
 	"strings"
@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+
+	"github.com/benchspec/benchspec/internal/reporttest"
 )
 
 // replay drives an observer through the fixture as the executor would.
 func replay(o executor.Observer) {
-	p, forks, _ := fixture()
+	p, forks, _ := reporttest.Fixture()
 	all := 0
 	for _, r := range p.Runs {
 		all += r.Settings.WarmupForks + max(r.Settings.Forks, 1)
@@ -50,19 +52,19 @@ func forkNumber(forks []executor.ForkResult, run, n int) executor.ForkResult {
 }
 
 func TestRunLogGolden(t *testing.T) {
-	p, _, _ := fixture()
+	p, _, _ := reporttest.Fixture()
 	var out strings.Builder
-	l := NewRunLog(&out, p)
+	l := New(&out, p)
 	replay(l)
 	if l.Err() != nil {
 		t.Fatal(l.Err())
 	}
-	golden(t, "runlog.golden", out.String())
+	reporttest.Golden(t, "runlog.golden", out.String())
 }
 
 func TestRunLogETA(t *testing.T) {
-	p, _, _ := fixture() // 7 forks; run 0 has 3 of 15 s each
-	l := NewRunLog(&strings.Builder{}, p)
+	p, _, _ := reporttest.Fixture() // 7 forks; run 0 has 3 of 15 s each
+	l := New(&strings.Builder{}, p)
 	if got := l.eta(0, 7); got != 2*time.Minute {
 		t.Errorf("ETA before any fork = %v, want the plan's 2m", got)
 	}
@@ -70,16 +72,5 @@ func TestRunLogETA(t *testing.T) {
 	l.ForkEnd(&p.Runs[0], &executor.ForkResult{Wall: 5 * time.Second})
 	if got := l.eta(2, 7); got != 24*time.Second {
 		t.Errorf("ETA with 90 s of plan left, forks taking 8/30 of their estimate = %v, want 24s", got)
-	}
-}
-
-func TestJMHDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		time.Second: "1 s", 500 * time.Millisecond: "500 ms", 10 * time.Minute: "10 min",
-		1500 * time.Millisecond: "1500 ms", 2 * time.Hour: "2 hr", 100 * time.Microsecond: "100 us", 7: "7 ns", 0: "0 ns",
-	} {
-		if got := jmhDuration(d); got != want {
-			t.Errorf("jmhDuration(%v) = %q, want %q", d, got, want)
-		}
 	}
 }

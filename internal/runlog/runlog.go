@@ -1,17 +1,27 @@
-package report
+// Package runlog writes what a batch does while it runs: the JMH-like
+// run log (Log, an executor.Observer) and the estimate of the time left
+// (ETA) that the log and internal/cli's progress displays share. It is
+// for humans on stderr; the numbers it shows are computed as report.Build
+// computes them (report.BuildRun, report.IterationScore) and formatted as
+// the result table formats them (internal/format).
+package runlog
 
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
 )
 
-// RunLog is an executor.Observer that writes a JMH-like run log: a header
+// Log is an executor.Observer that writes a JMH-like run log: a header
 // per run, progress and ETA before each fork, a line per iteration, fork
 // failures with the tail of their output, and a result summary per run.
 // It is meant for humans on stderr; its format is not stable.
@@ -20,7 +30,7 @@ import (
 // order), the header comes before a run's first fork only, and every
 // other fork that follows another run's starts with a short
 // "# Benchmark: name (params) mode, fork i of n" line saying whose it is.
-type RunLog struct {
+type Log struct {
 	w    io.Writer
 	plan *plan.Plan
 	err  error
@@ -29,24 +39,24 @@ type RunLog struct {
 	last int // index of the run whose fork or header came last; -1 before any
 }
 
-var _ executor.Observer = (*RunLog)(nil)
+var _ executor.Observer = (*Log)(nil)
 
-// NewRunLog returns a run log of the plan p that writes to w.
-func NewRunLog(w io.Writer, p *plan.Plan) *RunLog {
-	return &RunLog{w: w, plan: p, est: NewETA(p), last: -1}
+// New returns a run log of the plan p that writes to w.
+func New(w io.Writer, p *plan.Plan) *Log {
+	return &Log{w: w, plan: p, est: NewETA(p), last: -1}
 }
 
 // Err returns the first error writing the log, if any.
-func (l *RunLog) Err() error { return l.err }
+func (l *Log) Err() error { return l.err }
 
-func (l *RunLog) printf(format string, args ...any) {
+func (l *Log) printf(format string, args ...any) {
 	if l.err == nil {
 		_, l.err = fmt.Fprintf(l.w, format, args...)
 	}
 }
 
 // RunStart writes the run's header.
-func (l *RunLog) RunStart(r *plan.Run) {
+func (l *Log) RunStart(r *plan.Run) {
 	s := &r.Settings
 	l.last = r.Index
 	l.printf("# Benchmark: %s\n", r.Benchmark)
@@ -55,18 +65,18 @@ func (l *RunLog) RunStart(r *plan.Run) {
 		for _, p := range r.Params {
 			params[p.Name] = p.Value
 		}
-		l.printf("# Parameters: %s\n", paramString(params))
+		l.printf("# Parameters: %s\n", format.Params(params))
 	}
 	l.printf("# Mode: %s\n", modeDescription(r.Mode))
 	l.printf("# Warmup: %s\n", phaseLine(r.Mode, s.Warmup))
 	l.printf("# Measurement: %s\n", phaseLine(r.Mode, s.Measurement))
-	l.printf("# Timeout: %s per iteration\n", jmhDuration(s.Timeout))
+	l.printf("# Timeout: %s per iteration\n", format.Duration(s.Timeout))
 	l.printf("# Threads: %s\n", threadsLine(s.Threads))
 	l.printf("# Forks: %s\n\n", forksLine(s.Forks, s.WarmupForks))
 }
 
 // ForkStart writes the progress of the plan and the fork's number.
-func (l *RunLog) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
+func (l *Log) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
 	pct := 0.0
 	if all > 0 {
 		pct = 100 * float64(done) / float64(all)
@@ -84,7 +94,7 @@ func (l *RunLog) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all 
 }
 
 // eta estimates the time left before the next fork starts (see ETA).
-func (l *RunLog) eta(done, all int) time.Duration { return l.est.Left(done, all, 0) }
+func (l *Log) eta(done, all int) time.Duration { return l.est.Left(done, all, 0) }
 
 // forkLabel names a run in the short line of an interleaved fork:
 // "sort.Ints (size = 10) avgt", as the result table labels it.
@@ -93,8 +103,8 @@ func forkLabel(r *plan.Run) string {
 	for _, p := range r.Params {
 		params[p.Name] = p.Value
 	}
-	label := (&Run{Key: r.Key, Benchmark: r.Benchmark}).DisplayName()
-	if ps := paramString(params); ps != "" {
+	label := (&report.Run{Key: r.Key, Benchmark: r.Benchmark}).DisplayName()
+	if ps := format.Params(params); ps != "" {
 		label += " " + ps
 	}
 	return label + " " + r.Mode
@@ -110,21 +120,21 @@ func forkOrdinal(fork, total int, warmup bool, warmupForks int) string {
 
 // Iteration writes one iteration's score (sample mode: its sample count
 // and mean).
-func (l *RunLog) Iteration(r *plan.Run, fork int, it *executor.Iteration) {
+func (l *Log) Iteration(r *plan.Run, fork int, it *executor.Iteration) {
 	prefix := "Iteration"
 	if it.Phase == executor.PhaseWarmup {
 		prefix = "# Warmup Iteration"
 	}
-	score, unit := Float(IterationScore(r, it)), Unit(r.Mode, r.Settings.TimeUnit)
+	score, unit := report.Float(report.IterationScore(r, it)), report.Unit(r.Mode, r.Settings.TimeUnit)
 	if r.Mode == spec.ModeSampleTime && it.Histogram != nil {
-		l.printf("%s %3d: n = %d, mean = %s %s\n", prefix, it.Index, it.Histogram.Count, formatScore(score), unit)
+		l.printf("%s %3d: n = %d, mean = %s %s\n", prefix, it.Index, it.Histogram.Count, format.Score(score), unit)
 		return
 	}
-	l.printf("%s %3d: %s %s\n", prefix, it.Index, formatScore(score), unit)
+	l.printf("%s %3d: %s %s\n", prefix, it.Index, format.Score(score), unit)
 }
 
 // ForkEnd writes a fork's failure with the tail of its output.
-func (l *RunLog) ForkEnd(r *plan.Run, f *executor.ForkResult) {
+func (l *Log) ForkEnd(r *plan.Run, f *executor.ForkResult) {
 	l.est.End(r, f.Wall)
 	if f.Failed() {
 		l.printf("<failure: %s>\n", f.Err)
@@ -137,21 +147,21 @@ func (l *RunLog) ForkEnd(r *plan.Run, f *executor.ForkResult) {
 
 // RunEnd writes the run's result as the report computes it, then its
 // diagnostics.
-func (l *RunLog) RunEnd(r *plan.Run, forks []executor.ForkResult) {
-	run, _ := buildRun(r, append([]executor.ForkResult(nil), forks...), 0)
+func (l *Log) RunEnd(r *plan.Run, forks []executor.ForkResult) {
+	run := report.BuildRun(r, forks, 0)
 	if run.Failed() {
 		l.printf("Result %q:\n  FAILED: %s\n\n", r.Benchmark, run.Error)
 		return
 	}
 	l.printf("Result %q:\n%s\n", r.Benchmark, summary(run.Primary, r.Mode == spec.ModeSampleTime))
 	for _, d := range run.Diagnostics {
-		l.printf("%s\n", wrap("  "+d.Severity+" "+d.Code+": "+oneLine(d.Message), "    ", 100))
+		l.printf("%s\n", format.Wrap("  "+d.Severity+" "+d.Code+": "+format.OneLine(d.Message), "    ", 100))
 	}
 	if len(run.Diagnostics) > 0 {
 		l.printf("\n")
 	}
-	for _, name := range sortedKeys(run.SecondaryMetrics) {
-		if r.Mode == spec.ModeSampleTime && isPercentileName(name) {
+	for _, name := range slices.Sorted(maps.Keys(run.SecondaryMetrics)) {
+		if r.Mode == spec.ModeSampleTime && report.IsQuantileName(name) {
 			continue
 		}
 		m := run.SecondaryMetrics[name]
@@ -161,19 +171,19 @@ func (l *RunLog) RunEnd(r *plan.Run, forks []executor.ForkResult) {
 
 // summary is the indented body of a result: JMH's average block, or for
 // a sample distribution its count, mean and percentiles.
-func summary(m *Metric, sample bool) string {
+func summary(m *report.Metric, sample bool) string {
 	var b strings.Builder
 	u := m.ScoreUnit
-	withError := func(score Float) string {
-		if e := formatError(m.ScoreError); e != "" {
-			return fmt.Sprintf("%s ±(%g%%) %s %s", formatScore(score), 100*Confidence, e, u)
+	withError := func(score report.Float) string {
+		if e := format.Error(m.ScoreError); e != "" {
+			return fmt.Sprintf("%s ±(%g%%) %s %s", format.Score(score), 100*report.Confidence, e, u)
 		}
-		return formatScore(score) + " " + u
+		return format.Score(score) + " " + u
 	}
 	if sample {
 		fmt.Fprintf(&b, "  N = %d\n  mean = %s\n\n  Percentiles, %s:\n", m.Count, withError(m.Score), u)
-		for _, p := range percentiles {
-			fmt.Fprintf(&b, "    p(%8.4f) = %10s %s\n", 100*p.q, formatScore(m.Percentiles[p.key]), u)
+		for _, p := range report.Quantiles() {
+			fmt.Fprintf(&b, "    p(%8.4f) = %10s %s\n", 100*p.Q, format.Score(m.Percentiles[p.Key]), u)
 		}
 		return b.String()
 	}
@@ -183,9 +193,9 @@ func summary(m *Metric, sample bool) string {
 	}
 	fmt.Fprintf(&b, "  %s [Average]\n", withError(m.Score))
 	fmt.Fprintf(&b, "  (min, avg, max) = (%s, %s, %s), stdev = %s\n",
-		formatScore(m.Min), formatScore(m.Score), formatScore(m.Max), formatScore(m.Stdev))
+		format.Score(m.Min), format.Score(m.Score), format.Score(m.Max), format.Score(m.Stdev))
 	fmt.Fprintf(&b, "  CI (%g%%): [%s, %s] (assumes normal distribution)\n",
-		100*Confidence, formatScore(m.ScoreConfidence[0]), formatScore(m.ScoreConfidence[1]))
+		100*report.Confidence, format.Score(m.ScoreConfidence[0]), format.Score(m.ScoreConfidence[1]))
 	return b.String()
 }
 
@@ -207,7 +217,7 @@ func phaseLine(mode string, it spec.Iterations) string {
 	if it.Iterations <= 0 {
 		return "<none>"
 	}
-	each := jmhDuration(it.Time)
+	each := format.Duration(it.Time)
 	if mode == spec.ModeSingleShot {
 		each = "single-shot"
 	}
@@ -233,21 +243,6 @@ func forksLine(forks, warmup int) string {
 		s += fmt.Sprintf(", plus %d warmup", warmup)
 	}
 	return s
-}
-
-// jmhDuration writes d in the largest unit that holds it exactly, like
-// JMH's TimeValue: "1 s", "500 ms", "10 min".
-func jmhDuration(d time.Duration) string {
-	units := []struct {
-		d    time.Duration
-		name string
-	}{{time.Hour, "hr"}, {time.Minute, "min"}, {time.Second, "s"}, {time.Millisecond, "ms"}, {time.Microsecond, "us"}}
-	for _, u := range units {
-		if d != 0 && d%u.d == 0 {
-			return fmt.Sprintf("%d %s", d/u.d, u.name)
-		}
-	}
-	return fmt.Sprintf("%d ns", d)
 }
 
 // indent prefixes every non-empty line of s with prefix.

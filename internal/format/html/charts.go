@@ -1,4 +1,4 @@
-package report
+package html
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/report"
 )
 
 // The charts of the HTML report, drawn by gonum/plot as SVG. Text is set
@@ -138,8 +139,8 @@ func scoreChart(title, unit string, bars []bar) ([]byte, error) {
 // iterationChart draws the score of every iteration of every fork of a
 // run, warmup included, one line per fork, with the start of the
 // measurement marked: warmup trends and forks that disagree show at once.
-func iterationChart(title string, run *Run) ([]byte, error) {
-	p := newPlot(title, "iteration (warmup, then measurement)", Unit(run.Mode, run.Settings.TimeUnit))
+func iterationChart(title string, run *report.Run) ([]byte, error) {
+	p := newPlot(title, "iteration (warmup, then measurement)", report.Unit(run.Mode, run.Settings.TimeUnit))
 	p.Legend.Top = true
 	warmupIts, lo, hi := 0, math.Inf(1), math.Inf(-1)
 	for fi, f := range run.Forks {
@@ -206,7 +207,7 @@ func iterationChart(title string, run *Run) ([]byte, error) {
 // "nines" axis (x = -log10(1-q): 90 %, 99 %, 99.9 % … evenly spaced), the
 // way latency is usually read; y is logarithmic when the values span
 // more than a factor of 10.
-func distributionChart(title string, h *Histogram, unit string) ([]byte, error) {
+func distributionChart(title string, h *report.Histogram, unit string) ([]byte, error) {
 	p := newPlot(title, "percentile", unit)
 	xMax := math.Log10(float64(h.Count))
 	var pts plotter.XYs

@@ -1,0 +1,182 @@
+package format
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
+)
+
+// Row is one line of a result table, the same in every table format
+// (text, markdown, csv, html): a run's primary metric, one of its
+// secondary metrics, or a failed run.
+type Row struct {
+	Run    *report.Run
+	Name   string         // the benchmark, or "benchmark:metric" for a secondary metric
+	Metric *report.Metric // nil for a failed run
+	// Secondary is set for secondary metrics; SampleQuantile for sample
+	// mode's percentile metrics, which have no count of their own.
+	Secondary, SampleQuantile bool
+	Note                      int   // 1-based footnote of a failed run, 0 otherwise
+	Marks                     []int // footnotes of the run's diagnostics, on its primary row
+}
+
+// Unit is the row's unit: the metric's, or the mode's for a failed run.
+func (r Row) Unit() string {
+	if r.Metric != nil {
+		return r.Metric.ScoreUnit
+	}
+	return report.Unit(r.Run.Mode, r.Run.Settings.TimeUnit)
+}
+
+// Header is the header of the result table: Benchmark, a "(name)" column
+// per parameter, Mode, Cnt, Score, Error, Units.
+func Header(params []string) []string {
+	header := []string{"Benchmark"}
+	for _, n := range params {
+		header = append(header, "("+n+")")
+	}
+	return append(header, "Mode", "Cnt", "Score", "Error", "Units")
+}
+
+// Cells formats the row in Header's columns, like JMH's table: three
+// decimals, the error as "± 0.123", "FAILED [n]" for a failed run, the
+// unit followed by the marks of the run's diagnostics ("ns/op [2,3]").
+func (r Row) Cells(params []string) []string {
+	cells := []string{r.Name}
+	for _, n := range params {
+		cells = append(cells, r.Run.Params[n])
+	}
+	cells = append(cells, r.Run.Mode)
+	switch m := r.Metric; {
+	case m == nil:
+		cells = append(cells, "", fmt.Sprintf("FAILED [%d]", r.Note), "")
+	case r.SampleQuantile:
+		cells = append(cells, "", Score(m.Score), errorCell(m.ScoreError))
+	default:
+		cells = append(cells, strconv.Itoa(m.Count), Score(m.Score), errorCell(m.ScoreError))
+	}
+	unit := r.Unit()
+	if len(r.Marks) > 0 {
+		marks := make([]string, len(r.Marks))
+		for i, m := range r.Marks {
+			marks[i] = strconv.Itoa(m)
+		}
+		unit += " [" + strings.Join(marks, ",") + "]"
+	}
+	return append(cells, unit)
+}
+
+// errorCell is an error half-width as a cell: "± 0.123", or "".
+func errorCell(e report.Float) string {
+	if s := Error(e); s != "" {
+		return "± " + s
+	}
+	return ""
+}
+
+// Note is a footnote of a result table: a failed run's reason, or one
+// diagnostic of a run.
+type Note struct {
+	N      int
+	Label  string // the run, as RunLabel names it
+	Reason string
+	// Diagnostic is set for a diagnostic's note, which the text table
+	// wraps; a failure's reason stays on one line.
+	Diagnostic bool
+}
+
+// String formats the note: "[1] label: reason".
+func (n Note) String() string { return fmt.Sprintf("[%d] %s: %s", n.N, n.Label, n.Reason) }
+
+// Rows returns the rows of r in run order — each run's primary metric
+// followed by its secondary metrics by name — and the footnotes: a failed
+// run's reason, and each diagnostic of a run, marked after the unit of
+// its primary row.
+func Rows(r *report.Report) ([]Row, []Note) {
+	var rows []Row
+	var notes []Note
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		if run.Failed() || run.Primary == nil {
+			n := Note{N: len(notes) + 1, Label: RunLabel(run), Reason: OneLine(run.Error)}
+			notes = append(notes, n)
+			rows = append(rows, Row{Run: run, Name: run.DisplayName(), Note: n.N})
+			continue
+		}
+		primary := Row{Run: run, Name: run.DisplayName(), Metric: run.Primary}
+		for _, d := range run.Diagnostics {
+			n := Note{N: len(notes) + 1, Label: RunLabel(run), Reason: DiagnosticLine(d), Diagnostic: true}
+			notes = append(notes, n)
+			primary.Marks = append(primary.Marks, n.N)
+		}
+		rows = append(rows, primary)
+		for _, name := range sortedKeys(run.SecondaryMetrics) {
+			m := run.SecondaryMetrics[name]
+			rows = append(rows, Row{Run: run, Name: run.DisplayName() + ":" + name, Metric: &m, Secondary: true,
+				SampleQuantile: run.Mode == spec.ModeSampleTime && report.IsQuantileName(name)})
+		}
+	}
+	return rows, notes
+}
+
+// ParamNames is the union of the runs' parameter names, sorted: the
+// "(name)" columns of the tables.
+func ParamNames(runs []report.Run) []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, r := range runs {
+		for n := range r.Params {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// RunLabel names a run in messages: "name (size = 10) avgt".
+func RunLabel(r *report.Run) string {
+	if p := Params(r.Params); p != "" {
+		return r.DisplayName() + " " + p + " " + r.Mode
+	}
+	return r.DisplayName() + " " + r.Mode
+}
+
+// DiagnosticLine is a diagnostic in one line: "warning CODE: message".
+func DiagnosticLine(d report.Diagnostic) string {
+	return d.Severity + " " + d.Code + ": " + OneLine(d.Message)
+}
+
+// CheckDiagnostics are the diagnostics of the environment check, if any.
+func CheckDiagnostics(r *report.Report) []report.Diagnostic {
+	if r.Env.Check == nil {
+		return nil
+	}
+	return r.Env.Check.Diagnostics
+}
+
+// envLine summarises where the numbers were measured in one line:
+// "go1.26.8 linux/amd64, Intel(R) Xeon(R) …, 8 CPUs, GOMAXPROCS 8".
+func envLine(e report.Env) string {
+	parts := []string{e.GoVersion + " " + e.GOOS + "/" + e.GOARCH}
+	if e.CPU != "" {
+		parts = append(parts, e.CPU)
+	}
+	parts = append(parts, fmt.Sprintf("%d CPUs, GOMAXPROCS %d", e.NumCPU, e.GOMAXPROCS))
+	return strings.Join(parts, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

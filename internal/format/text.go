@@ -1,0 +1,57 @@
+package format
+
+import (
+	"io"
+	"strings"
+
+	"github.com/benchspec/benchspec/report"
+)
+
+// Text writes JMH's result table: one row per run and one per secondary
+// metric ("name:p0.50"), a "(param)" column per parameter name, Score
+// and Error with three decimals. Failed runs read FAILED with a numbered
+// footnote under the table giving the reason; each diagnostic of a run
+// gets a numbered footnote too, marked after the unit of the run's row
+// ("ns/op [2]"), and the environment check's warnings follow the
+// footnotes (its info diagnostics are in the run log and the JSON). A run
+// that the plan selected a second time alike (from another entry or
+// spec) reads "name #2" (report.Run.DisplayName), as in every table.
+type Text struct{}
+
+// Render writes the table of r to w.
+func (Text) Render(w io.Writer, r *report.Report) error {
+	names := ParamNames(r.Runs)
+	rows, notes := Rows(r)
+	cells := make([][]string, len(rows))
+	for i, row := range rows {
+		cells[i] = row.Cells(names)
+	}
+	var out strings.Builder
+	out.WriteString(columns(Header(names), cells))
+	if len(notes) > 0 {
+		out.WriteString("\n")
+		for _, n := range notes {
+			if n.Diagnostic {
+				out.WriteString(Wrap(n.String(), "    ", 100) + "\n")
+			} else {
+				out.WriteString(n.String() + "\n")
+			}
+		}
+	}
+	if c := r.Env.Check; c != nil {
+		var warnings []string
+		for _, d := range c.Diagnostics {
+			if d.Severity == "warning" {
+				warnings = append(warnings, Wrap("  "+d.Code+": "+OneLine(d.Message), "    ", 100))
+			}
+		}
+		if len(warnings) > 0 {
+			out.WriteString("\nEnvironment warnings:\n" + strings.Join(warnings, "\n") + "\n")
+		}
+	}
+	if !r.Complete {
+		out.WriteString("\nIncomplete: the batch stopped before every planned run had run.\n")
+	}
+	_, err := io.WriteString(w, out.String())
+	return err
+}
