@@ -75,7 +75,9 @@ func fork(run, n int, warmup bool, its ...executor.Iteration) executor.ForkResul
 
 // fixture is a plan of five runs — avgt with a warmup fork and fork
 // metrics, thrpt with a single iteration, sample, ss with a failed fork —
-// with their fork results and a fixed environment.
+// with their fork results and a fixed environment. It is
+// internal/reporttest.Fixture, which these tests cannot import: that
+// package imports report.
 func fixture() (*plan.Plan, []executor.ForkResult, Env) {
 	const W, M = executor.PhaseWarmup, executor.PhaseMeasurement
 	ss := settings("us", 2, 0, 0, 2)
