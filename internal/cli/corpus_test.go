@@ -1,22 +1,31 @@
 package cli
 
+// The hostile-spec corpus is checked here and nowhere else: every file of
+// spec/testdata/bad (what the spec parser rejects) and
+// spec/testdata/bad-plan (what only a registry can reject), and inputs
+// too large or too odd to commit, go through the validate path of both
+// binaries. The goldens are the errors a user reads; -update rewrites
+// them. (spec's FuzzParseSpec seeds from the same files, but checks
+// properties any input must have, not these errors.)
+
 import (
 	"bytes"
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of spec/testdata/bad-plan")
+var update = flag.Bool("update", false, "rewrite the golden files of spec/testdata/bad and spec/testdata/bad-plan")
 
 // registry is a fixed suite for the hostile-input corpus.
 var registry = Registry{
@@ -30,51 +39,92 @@ var registry = Registry{
 	Executable: "/nonexistent/never-run",
 }
 
-// validate runs `SUITE validate path` in-process and returns its exit
-// status, its stderr lines and how long it took.
-func validate(t *testing.T, path string) (int, []string, time.Duration) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	start := time.Now()
-	code := Suite(context.Background(), []string{"validate", path}, registry, &stdout, &stderr)
-	elapsed := time.Since(start)
-	if stdout.Len() > 0 {
-		t.Errorf("validate wrote to stdout:\n%s", stdout.String())
-	}
-	return code, strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n"), elapsed
+// A front door is the validate command of one binary: the suite's (with
+// its registry) or the standalone benchspec's (spec files alone).
+type frontDoor struct {
+	name     string
+	validate func(paths []string, stdout, stderr io.Writer) int
 }
 
-// TestHostileSpecs runs every file of the corpus through the suite's
-// validate command: each must exit 2 within a second and print exactly
-// its golden errors, then the summary line. spec/testdata/bad holds what
-// the spec parser rejects (its goldens are spec's TestBad's);
-// spec/testdata/bad-plan what only a registry can reject (-update
-// rewrites these goldens).
+var (
+	suiteDoor = frontDoor{"suite validate", func(paths []string, stdout, stderr io.Writer) int {
+		return Suite(context.Background(), append([]string{"validate"}, paths...), registry, stdout, stderr)
+	}}
+	// standaloneDoor is what `benchspec validate` runs.
+	standaloneDoor = frontDoor{"benchspec validate", func(paths []string, _, stderr io.Writer) int {
+		if _, n := spec.ValidateFiles(stderr, paths); n > 0 {
+			return 2
+		}
+		return 0
+	}}
+)
+
+// maxAlloc bounds the bytes a front door may allocate to reject a file,
+// beyond the file's own bytes (it is read whole). The corpus's worst, the
+// alias and merge bombs, cost up to about 50 MB; a bomb that escaped the
+// parser's limits costs gigabytes. Unlike a wall-clock limit, the bound
+// does not depend on how busy the machine is.
+const maxAlloc = 128 << 20
+
+// reject runs door on paths and checks that it exits 2, prints nothing on
+// stdout and allocates within maxAlloc per file (over the files' sizes).
+// It returns the error lines and the summary line.
+func reject(t *testing.T, door frontDoor, paths ...string) (errs []string, summary string) {
+	t.Helper()
+	var size int64
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size += fi.Size()
+	}
+	var stdout, stderr bytes.Buffer
+	var code int
+	alloc := allocated(func() { code = door.validate(paths, &stdout, &stderr) })
+	if limit := uint64(size) + uint64(len(paths))*maxAlloc; alloc > limit {
+		t.Errorf("%s allocated %d bytes, want at most %d (the files' %d bytes + %d MiB each)", door.name, alloc, limit, size, maxAlloc>>20)
+	}
+	if code != 2 {
+		t.Errorf("%s: exit %d, want 2", door.name, code)
+	}
+	if stdout.Len() > 0 {
+		t.Errorf("%s wrote to stdout:\n%s", door.name, stdout.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+	return lines[:len(lines)-1], lines[len(lines)-1]
+}
+
+// allocated returns the bytes f allocates on the heap.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestHostileSpecs runs every file of the corpus through validate: each
+// must exit 2 and print exactly its golden errors, then the summary line;
+// the files of spec/testdata/bad do so through both binaries, and through
+// the standalone one all at once, too.
 func TestHostileSpecs(t *testing.T) {
 	t.Chdir("../../spec")
-	var files []string
-	for _, dir := range []string{"testdata/bad", "testdata/bad-plan"} {
-		fs, err := filepath.Glob(dir + "/*.yaml")
-		if err != nil || len(fs) == 0 {
-			t.Fatalf("no specs in %s: %v", dir, err)
+	bad := corpus(t, "testdata/bad")
+	badPlan := corpus(t, "testdata/bad-plan")
+	if n := len(bad) + len(badPlan); n < 30 {
+		t.Errorf("the corpus has %d files, want at least 30", n)
+	}
+	var all []string
+	for _, path := range append(bad, badPlan...) {
+		doors := []frontDoor{suiteDoor, standaloneDoor}
+		if strings.HasPrefix(path, "testdata/bad-plan/") {
+			doors = doors[:1] // only a registry rejects these
 		}
-		files = append(files, fs...)
-	}
-	if len(files) < 30 {
-		t.Errorf("the corpus has %d files, want at least 30", len(files))
-	}
-	for _, path := range files {
 		t.Run(path, func(t *testing.T) {
-			code, lines, elapsed := validate(t, path)
-			if elapsed > time.Second {
-				t.Errorf("took %s; every file must be rejected within a second", elapsed)
-			}
-			if code != 2 {
-				t.Errorf("exit %d, want 2", code)
-			}
-			errs, summary := lines[:len(lines)-1], lines[len(lines)-1]
 			golden := strings.TrimSuffix(path, ".yaml") + ".golden"
-			if *update && strings.HasPrefix(path, "testdata/bad-plan/") {
+			if *update {
+				errs, _ := reject(t, doors[0], path)
 				if err := os.WriteFile(golden, []byte(strings.Join(errs, "\n")+"\n"), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -85,38 +135,74 @@ func TestHostileSpecs(t *testing.T) {
 				t.Fatalf("%v (run go test -update to create it)", err)
 			}
 			want := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-			if diff := cmp.Diff(want, errs); diff != "" {
-				t.Errorf("errors (-golden +got):\n%s", diff)
+			if len(doors) == 2 {
+				all = append(all, want...)
 			}
-			if w := spec.Summary(1, len(want)); summary != w {
-				t.Errorf("summary %q, want %q", summary, w)
+			for _, door := range doors {
+				errs, summary := reject(t, door, path)
+				if diff := cmp.Diff(want, errs); diff != "" {
+					t.Errorf("%s: errors (-golden +got):\n%s", door.name, diff)
+				}
+				if w := spec.Summary(1, len(want)); summary != w {
+					t.Errorf("%s: summary %q, want %q", door.name, summary, w)
+				}
 			}
 		})
 	}
+	if *update {
+		return
+	}
+	errs, summary := reject(t, standaloneDoor, bad...)
+	if diff := cmp.Diff(all, errs); diff != "" {
+		t.Errorf("all at once: errors (-goldens +got):\n%s", diff)
+	}
+	if w := spec.Summary(len(bad), len(all)); summary != w {
+		t.Errorf("all at once: summary %q, want %q", summary, w)
+	}
 }
 
-// TestHostileGeneratedSpecs covers inputs too large to commit.
+// corpus lists the *.yaml files of dir.
+func corpus(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(dir + "/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no specs in %s: %v", dir, err)
+	}
+	return files
+}
+
+// TestHostileGeneratedSpecs covers inputs too large or too odd for a
+// testdata file. want holds the errors without the file name.
 func TestHostileGeneratedSpecs(t *testing.T) {
 	t.Chdir(t.TempDir())
 	head := "version: 1\nname: gen\nbenchmarks:\n  - include: a\n"
+	deepFlow := func(n int) string {
+		return "version: 1\nname: gen\nbenchmarks: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n"
+	}
 	tests := []struct {
 		file string
-		data func() string
+		data string
 		want []string
 	}{
 		{
 			file: "50MB.yaml",
-			data: func() string {
-				return head + "    exclude: " + strings.Repeat("abcdefghij", 5<<20) + "\n"
-			},
-			want: []string{"50MB.yaml:1:1: spec file too large (52428862 bytes; at most 10485760)"},
+			data: head + "    exclude: " + strings.Repeat("abcdefghij", 5<<20) + "\n",
+			want: []string{"1:1: spec file too large (52428862 bytes; at most 10485760)"},
 		},
 		{
 			file: "deep-flow.yaml",
-			data: func() string {
-				return "version: 1\nname: gen\nbenchmarks: " + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\n"
-			},
-			want: []string{"deep-flow.yaml:3:113: nesting deeper than 100 levels"},
+			data: deepFlow(10000),
+			want: []string{"3:113: nesting deeper than 100 levels"},
+		},
+		{
+			file: "deeper-than-yaml-allows.yaml",
+			data: deepFlow(10001),
+			want: []string{"3:1: invalid YAML: exceeded max depth of 10000"},
+		},
+		{
+			file: "deep-flow-mappings.yaml",
+			data: head + "    diagnostics: " + strings.Repeat("{a: ", 10000) + "1" + strings.Repeat("}", 10000) + "\n",
+			want: []string{"5:410: nesting deeper than 100 levels"},
 		},
 		{
 			file: "deep-block.yaml",
@@ -127,31 +213,89 @@ func TestHostileGeneratedSpecs(t *testing.T) {
 					fmt.Fprintf(&b, "%s k%d:\n", strings.Repeat(" ", 6+i), i)
 				}
 				return b.String()
-			},
-			want: []string{"deep-block.yaml:104:106: nesting deeper than 100 levels"},
+			}(),
+			want: []string{"104:106: nesting deeper than 100 levels"},
 		},
 		{
 			file: "aliases.yaml",
-			data: func() string {
-				return head + "x: &x [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\ny: [" + strings.Repeat("*x, ", 100000) + "]\n"
-			},
-			want: []string{"aliases.yaml:6:33329: spec too large: more than 100000 values after expanding aliases (an alias bomb?)"},
+			data: head + "x: &x [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\ny: [" + strings.Repeat("*x, ", 100000) + "]\n",
+			want: []string{"6:33329: spec too large: more than 100000 values after expanding aliases (an alias bomb?)"},
+		},
+		{
+			file: "alias-cycle.yaml",
+			data: head + "    diagnostics: &a {a: *a}\n",
+			want: []string{"5:25: nesting deeper than 100 levels"},
+		},
+		{
+			file: "non-utf8.yaml",
+			data: head + "    exclude: \"\xff\xfe\"\n",
+			want: []string{"5:15: invalid UTF-8 (byte 0xFF); spec files must be UTF-8 text"},
+		},
+		{
+			file: "control-character.yaml",
+			data: head + "    exclude: a\x01b\n",
+			want: []string{"5:15: invalid YAML: control character U+0001 is not allowed"},
+		},
+		{
+			file: "unknown-anchor.yaml",
+			data: head + "    forks: *nope\n",
+			want: []string{"5:12: invalid YAML: unknown anchor 'nope' referenced"},
+		},
+		{
+			file: "only-a-null.yaml",
+			data: "~\n",
+			want: []string{"1:1: empty spec: expected a mapping with version, name and benchmarks"},
+		},
+		{
+			file: "not-a-mapping.yaml",
+			data: "- a\n- b\n",
+			want: []string{"1:1: a spec must be a mapping with version, name and benchmarks, got list"},
+		},
+		{
+			file: "empty-input.yaml",
+			data: "",
+			want: []string{"1:1: empty spec: expected a mapping with version, name and benchmarks"},
+		},
+		{
+			file: "non-string-key.yaml",
+			data: head + "    [a]: 1\n",
+			want: []string{"5:5: mapping keys must be strings"},
+		},
+		{
+			file: "huge-integer.yaml",
+			data: head + "    forks: 99999999999999999999999\n",
+			want: []string{"5:12: benchmarks[0].forks: must be at most 1000, got 1e+23"},
+		},
+		{
+			file: "fractional-integer.yaml",
+			data: head + "    forks: 1.5\n",
+			want: []string{"5:12: benchmarks[0].forks: expected integer, got number 1.5"},
+		},
+		{
+			file: "custom-tag.yaml",
+			data: head + "    exclude: !re a+\n",
+			want: []string{"5:14: benchmarks[0].exclude: unsupported YAML tag !re"},
+		},
+		{
+			file: "second-document-syntax-error.yaml",
+			data: head + "---\n[\n",
+			want: []string{"7:1: invalid YAML: did not find expected node content"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			if err := os.WriteFile(tt.file, []byte(tt.data()), 0o644); err != nil {
+			if err := os.WriteFile(tt.file, []byte(tt.data), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, lines, elapsed := validate(t, tt.file)
-			if elapsed > time.Second {
-				t.Errorf("took %s; every file must be rejected within a second", elapsed)
+			var want []string
+			for _, w := range tt.want {
+				want = append(want, tt.file+":"+w)
 			}
-			if code != 2 {
-				t.Errorf("exit %d, want 2", code)
-			}
-			if diff := cmp.Diff(tt.want, lines[:len(lines)-1]); diff != "" {
-				t.Errorf("errors (-want +got):\n%s", diff)
+			for _, door := range []frontDoor{suiteDoor, standaloneDoor} {
+				errs, _ := reject(t, door, tt.file)
+				if diff := cmp.Diff(want, errs); diff != "" {
+					t.Errorf("%s: errors (-want +got):\n%s", door.name, diff)
+				}
 			}
 		})
 	}
