@@ -1,8 +1,11 @@
 package diag
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/schemas"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -412,14 +416,56 @@ func TestNiceCeil(t *testing.T) {
 	}
 }
 
-// Codes and the spec schema's enum of ignorable codes are the same list.
+// The codes are the ones the schemas and the README document: a spec may
+// ignore exactly the run diagnostics (spec.schema.json's diagnostic_code
+// enum); a report carries those and the environment checks
+// (result.schema.json's diagnostic code enum), whose description explains
+// each; the README's table and environment paragraph name each.
 func TestCodesAreDocumented(t *testing.T) {
-	want := []string{"DEAD_CODE", "TIMER_RESOLUTION", "NOT_STEADY", "FORKS_DISAGREE", "MULTIMODAL", "HIGH_VARIANCE", "TOO_FEW_SAMPLES", "IN_PROCESS"}
-	got := slices.Clone(Codes)
-	slices.Sort(got)
-	slices.Sort(want)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("codes (-want +got):\n%s", diff)
+	var specSchema struct {
+		Definitions struct {
+			DiagnosticCode struct{ Enum []string } `json:"diagnostic_code"`
+		}
+	}
+	var resultSchema struct {
+		Definitions struct {
+			Diagnostic struct {
+				Properties struct {
+					Code struct {
+						Description string
+						Enum        []string
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(schemas.Spec, &specSchema); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(schemas.Result, &resultSchema); err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
+	run := sorted(Codes)
+	all := sorted(append(slices.Clone(Codes), EnvGovernor, EnvHypervisor, EnvLoad, EnvGOMAXPROCS))
+	if diff := cmp.Diff(sorted(specSchema.Definitions.DiagnosticCode.Enum), run); diff != "" {
+		t.Errorf("run codes (-spec.schema.json +Codes):\n%s", diff)
+	}
+	code := resultSchema.Definitions.Diagnostic.Properties.Code
+	if diff := cmp.Diff(sorted(code.Enum), all); diff != "" {
+		t.Errorf("codes (-result.schema.json +Codes and the environment codes):\n%s", diff)
+	}
+	for _, c := range all {
+		if !strings.Contains(code.Description, c+" (") && !strings.Contains(code.Description, c+",") {
+			t.Errorf("result.schema.json: the description of a diagnostic's code does not explain %s", c)
+		}
+		if !bytes.Contains(readme, []byte("`"+c+"`")) {
+			t.Errorf("README.md does not name `%s`", c)
+		}
 	}
 }
 
