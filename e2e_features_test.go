@@ -3,7 +3,9 @@ package benchspec_test
 import (
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/benchspec/benchspec"
@@ -27,9 +29,40 @@ func init() {
 			benchspec.Sink(n + len(s))
 		}
 	}, benchspec.IntParams{"n": {1}}, benchspec.Params{"s": {"x"}})
+	benchspec.Register("e2e.overlap", overlap)
 }
 
 var allocSink []byte
+
+// inLoop[i] is the iteration thread i of e2e.overlap has entered its
+// timed loop for (counted by its SetupIteration hooks).
+var inLoop [2]atomic.Int64
+
+// overlap proves that its two threads are inside their timed windows at
+// the same time, in every iteration, however busy the machine: the first
+// op of each iteration waits until the other thread has entered its loop
+// for that iteration too. Threads run one after the other would wait
+// forever (the fork's timeout then fails the run). Thread 0 reports how
+// many iterations met.
+func overlap(b *benchspec.B) {
+	me, other := b.Thread(), 1-b.Thread()
+	var iter int64
+	met, first := 0, false
+	b.SetupIteration(func() { iter++; first = true })
+	for b.Loop() {
+		if first {
+			first = false
+			inLoop[me].Store(iter)
+			for inLoop[other].Load() < iter {
+				runtime.Gosched()
+			}
+			met++
+		}
+	}
+	if me == 0 {
+		b.ReportMetric(float64(met), "met")
+	}
+}
 
 func TestParamSweepLabelsEveryRun(t *testing.T) {
 	spec := writeSpec(t, quick+`  - include: '^e2e\.grid$'
@@ -79,8 +112,12 @@ func TestWarmupForksAndSetupFailure(t *testing.T) {
 	}
 }
 
+// TestThreadsOverlapInForks: the threads of a fork run their iterations
+// at the same time. e2e.overlap can finish an iteration only when both
+// of its threads are inside their timed loops together; it counts the
+// iterations where they met.
 func TestThreadsOverlapInForks(t *testing.T) {
-	spec := writeSpec(t, quick+`  - include: '^e2e\.work$'
+	spec := writeSpec(t, quick+`  - include: '^e2e\.overlap$'
     modes: [thrpt]
     forks: 1
     threads: 2
@@ -88,11 +125,16 @@ func TestThreadsOverlapInForks(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
 	if r.Code != 0 {
-		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+		t.Fatalf("exit %d, want 0 (a thread that waits for the other past the timeout fails the run): %s", r.Code, r.Stderr)
 	}
 	rep, _ := readReport(t, out)
-	if run := rep.Runs[0]; run.Threads != 2 || run.Primary == nil || !(run.Primary.Score > 0) {
+	run := rep.Runs[0]
+	if run.Threads != 2 || run.Primary == nil || !(run.Primary.Score > 0) {
 		t.Errorf("threads %d, metric %+v", run.Threads, run.Primary)
+	}
+	// quick: 1 warmup and 3 measurement iterations.
+	if m, ok := run.SecondaryMetrics["met"]; !ok || m.Score != 4 {
+		t.Errorf("the threads met in %+v iterations, want all 4", m)
 	}
 }
 

@@ -250,4 +250,3 @@ benchmarks:
 		t.Errorf("b: forks %d threads %d warmup_forks %d, want 4 3 1", b.Forks, b.Threads, b.WarmupForks)
 	}
 }
-
