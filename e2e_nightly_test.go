@@ -43,6 +43,7 @@ func run(env []string, args ...string) (suitetest.Result, error) {
 
 func mustRun(t *testing.T, env []string, args ...string) suitetest.Result {
 	t.Helper()
+	suitetest.SkipShort(t)
 	r, err := run(env, args...)
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func runKeys(r *report.Report) []string {
 // the unsharded plan, each once; without one shard the merge fails and
 // names what is missing.
 func TestShardsMergeIntoThePlan(t *testing.T) {
+	suitetest.SkipShort(t)
 	spec := writeSpec(t, tiny+`  - include: '^e2e\.(empty|work)$'
     modes: [avgt, thrpt, ss]
   - include: '^e2e\.sized$'

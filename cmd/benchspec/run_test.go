@@ -12,10 +12,14 @@ import (
 // These tests run the standard library's own strings benchmarks: the
 // test binary of package strings is built once (then cached by Go's
 // build cache), and each fork is this test binary started as a worker
-// (see run.go's init), which runs the strings test binary.
+// (see run.go's init), which runs the strings test binary. They run go
+// and real forks, so they skip under -short (writeRunSpec skips them).
 
 func writeRunSpec(t *testing.T, body string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("end to end (go test -c and real forks): runs without -short")
+	}
 	path := filepath.Join(t.TempDir(), "spec.yaml")
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)

@@ -39,9 +39,13 @@ func TestMain(m *testing.M) {
 }
 
 // suiteCmd returns the command that runs the test binary as the suite
-// with args, and the mark of its processes.
+// with args, and the mark of its processes. Under -short it skips the
+// test: every test here starts real processes.
 func suiteCmd(t *testing.T, args ...string) (*exec.Cmd, string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("end to end (real processes and forks): runs without -short")
+	}
 	mark := fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), envMain+"=1", envMark+"="+mark)

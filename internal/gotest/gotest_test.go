@@ -12,7 +12,18 @@ import (
 	"github.com/benchspec/benchspec/spec"
 )
 
+// skipShort skips a test under -short: every test here runs the go
+// command (go list, go test -c), which the unit tiers leave to the full
+// suite.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the go command: runs without -short")
+	}
+}
+
 func TestLoadBuildsOnceAndCachesByContent(t *testing.T) {
+	skipShort(t)
 	cache := t.TempDir()
 	ctx := context.Background()
 	b := &Builder{CacheDir: cache}
@@ -47,6 +58,7 @@ func TestLoadBuildsOnceAndCachesByContent(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
+	skipShort(t)
 	tests := []struct {
 		pkg  string
 		want []string
@@ -77,6 +89,7 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestRelativePackagesAreTheSpecFilesAndRunInTheirModule(t *testing.T) {
+	skipShort(t)
 	// A spec outside any module names a package of this module relative
 	// to itself: the go command runs in the package's directory.
 	dir := t.TempDir()
@@ -103,6 +116,7 @@ func TestRelativePackagesAreTheSpecFilesAndRunInTheirModule(t *testing.T) {
 }
 
 func TestBenchmarksErrorsAtThePackageKey(t *testing.T) {
+	skipShort(t)
 	s, err := spec.Parse("s.yaml", []byte(`version: 1
 name: t
 benchmarks:

@@ -38,9 +38,21 @@ type Result struct {
 	PID            int // the suite process's
 }
 
+// SkipShort skips an end-to-end test under go test -short: such a test
+// starts the suite and its forks as real processes, which the unit tiers
+// (go test -short ./...) leave to the full suite that CI runs.
+func SkipShort(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end to end (real processes and forks): runs without -short")
+	}
+}
+
 // Exec runs the test binary as the suite with args (`run spec.yaml …`).
+// Under -short it skips the test (see SkipShort).
 func Exec(t *testing.T, args ...string) Result {
 	t.Helper()
+	SkipShort(t)
 	r, err := Command(nil, args...)
 	if err != nil {
 		t.Fatalf("running the suite: %v", err)
@@ -80,7 +92,8 @@ func WriteSpec(t *testing.T, body string) string {
 
 // Run writes spec to a temporary file, runs `SUITE run SPEC --format json
 // --quiet` with the test binary as the suite, and returns the report and
-// the exit status. It fails the test when there is no report.
+// the exit status. It fails the test when there is no report, and skips
+// it under -short.
 func Run(t *testing.T, spec string, args ...string) (*report.Report, int) {
 	t.Helper()
 	r := Exec(t, append([]string{"run", WriteSpec(t, spec), "--format", "json", "--quiet"}, args...)...)
