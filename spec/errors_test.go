@@ -26,7 +26,8 @@ func TestGoodFiles(t *testing.T) {
 	if diff := cmp.Diff(DefaultSettings(), specs[2].Entries[0].Settings); diff != "" {
 		t.Errorf("minimal spec: settings differ from the built-in defaults (-want +got):\n%s", diff)
 	}
-	// DESIGN.md's example spells out the built-in defaults, plus GOGC.
+	// design.yaml, the founding design's example, spells out the built-in
+	// defaults, plus GOGC.
 	design := DefaultSettings()
 	design.Env["GOGC"] = "100"
 	if diff := cmp.Diff(design, specs[0].Defaults); diff != "" {

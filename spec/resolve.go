@@ -9,7 +9,8 @@ import (
 )
 
 // DefaultSettings returns the built-in settings, used for every key that
-// neither the spec's defaults nor an entry sets (DESIGN.md, "Spec format").
+// neither the spec's defaults nor an entry sets (the defaults that
+// schemas/spec.schema.json documents).
 func DefaultSettings() Settings {
 	return Settings{
 		Modes:             []string{ModeAverageTime},

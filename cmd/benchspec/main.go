@@ -20,7 +20,7 @@ import (
 	"os"
 )
 
-// Exit statuses shared by all commands (DESIGN.md, "CLI conventions").
+// Exit statuses shared by all commands, as the usage and the README state.
 const (
 	exitOK    = 0
 	exitFail  = 1 // a benchmark failed or a comparison found a regression

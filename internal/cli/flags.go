@@ -11,8 +11,8 @@ import (
 )
 
 // parse parses flags that may come before, between or after the
-// positional arguments (`run spec.yaml --format json`), as users of the
-// DESIGN's examples expect; `--` ends the flags.
+// positional arguments (`run spec.yaml --format json`), as the README's
+// examples write them; `--` ends the flags.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
