@@ -20,7 +20,7 @@
 //     dies, even by SIGKILL, and the guard process (Options.Guard,
 //     EnvGuard) then kills what the fork had started.
 //   - BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA in a run's env bound
-//     its forks' memory with a hard resource limit (see ParseSize).
+//     its forks' memory with a hard resource limit (see limits.go).
 //
 // A batch survives its own interruption through its journal (Journal):
 // every finished fork is on disk as soon as it ends, and a resumed batch

@@ -2,15 +2,14 @@ package executor
 
 import (
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
-	"strings"
 
+	"github.com/benchspec/benchspec/spec"
 	"golang.org/x/sys/unix"
 )
 
-// Hard resource limits for a fork, set through the run's env settings:
+// Hard resource limits for a fork, set through the run's env settings
+// (spec.SizeVariables; the spec checks their values):
 //
 //	env: {BENCHSPEC_RLIMIT_AS: 4GiB, GOMEMLIMIT: 512MiB}
 //
@@ -50,7 +49,7 @@ func forkLimits(env map[string]string) ([]rlimit, error) {
 		if !ok {
 			continue
 		}
-		n, err := ParseSize(v)
+		n, err := spec.ParseSize(v)
 		if err != nil {
 			return nil, fmt.Errorf("env.%s: %v", name, err)
 		}
@@ -69,33 +68,4 @@ func applyLimits(pid int, limits []rlimit) error {
 		}
 	}
 	return nil
-}
-
-// CheckEnv reports an invalid resource limit in a run's env settings (see
-// BENCHSPEC_RLIMIT_AS above), so that a command can refuse the spec
-// before running anything.
-func CheckEnv(env map[string]string) error {
-	_, err := forkLimits(env)
-	return err
-}
-
-// ParseSize parses a size in GOMEMLIMIT's syntax: a non-negative integer
-// number of bytes with an optional B, KiB, MiB, GiB or TiB suffix.
-func ParseSize(s string) (uint64, error) {
-	units := []struct {
-		suffix string
-		shift  uint
-	}{{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"B", 0}}
-	num, shift := s, uint(0)
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			num, shift = strings.TrimSuffix(s, u.suffix), u.shift
-			break
-		}
-	}
-	n, err := strconv.ParseUint(num, 10, 64)
-	if err != nil || n == 0 || n > math.MaxUint64>>shift {
-		return 0, fmt.Errorf("invalid size %q: want a positive number of bytes with an optional B, KiB, MiB, GiB or TiB suffix, such as 4GiB", s)
-	}
-	return n << shift, nil
 }

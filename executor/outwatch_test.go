@@ -1,8 +1,12 @@
 package executor
 
 import (
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/benchspec/benchspec/spec"
+	"github.com/google/go-cmp/cmp"
 )
 
 // write feeds s to w in chunks of n bytes, as a pipe might deliver it.
@@ -65,29 +69,22 @@ func TestOutWatchDeadlock(t *testing.T) {
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	tests := []struct {
-		in   string
-		want uint64
-	}{
-		{"1", 1}, {"512B", 512}, {"4KiB", 4 << 10}, {"64MiB", 64 << 20}, {"2GiB", 2 << 30}, {"1TiB", 1 << 40},
-		{"0", 0}, {"", 0}, {"2GB", 0}, {"-1MiB", 0}, {"1.5GiB", 0}, {"GiB", 0}, {"99999999999TiB", 0}, {" 1MiB", 0},
-	}
-	for _, tt := range tests {
-		got, err := ParseSize(tt.in)
-		if got != tt.want || (err == nil) != (tt.want > 0) {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
-		}
-	}
-}
-
 func TestForkLimits(t *testing.T) {
 	got, err := forkLimits(map[string]string{"BENCHSPEC_RLIMIT_DATA": "1GiB", "BENCHSPEC_RLIMIT_AS": "4GiB", "GOGC": "off"})
 	if err != nil || len(got) != 2 || got[0].env != "BENCHSPEC_RLIMIT_AS" || got[0].bytes != 4<<30 || got[1].bytes != 1<<30 {
 		t.Errorf("forkLimits = %+v, %v", got, err)
 	}
-	err = CheckEnv(map[string]string{"BENCHSPEC_RLIMIT_AS": "lots"})
+	_, err = forkLimits(map[string]string{"BENCHSPEC_RLIMIT_AS": "lots"})
 	if err == nil || !strings.HasPrefix(err.Error(), `env.BENCHSPEC_RLIMIT_AS: invalid size "lots"`) {
-		t.Errorf("CheckEnv = %v", err)
+		t.Errorf("forkLimits = %v", err)
+	}
+	// The spec checks the values of exactly the variables read here.
+	var names []string
+	for name := range rlimits {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if diff := cmp.Diff(spec.SizeVariables, names); diff != "" {
+		t.Errorf("spec.SizeVariables are not the limits' variables (-spec +executor):\n%s", diff)
 	}
 }

@@ -16,7 +16,8 @@ const (
 )
 
 // checkSemantics checks what the schema cannot: that durations parse as
-// Go durations within bounds and that include and exclude compile as RE2.
+// Go durations within bounds, that include and exclude compile as RE2 and
+// that env variables can be set (checkEnv).
 // It runs after schema validation and skips values that already have an
 // error, so a value is never reported twice.
 func (d *document) checkSemantics() {
@@ -44,6 +45,7 @@ func (d *document) checkSettings(ptr string, m map[string]any) {
 		}
 	}
 	d.checkDuration(ptr+"/timeout", m["timeout"], maxTimeout)
+	d.checkEnv(ptr+"/env", m["env"])
 }
 
 func (d *document) checkDuration(ptr string, v any, limit time.Duration) {

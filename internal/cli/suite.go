@@ -109,9 +109,6 @@ func load(ctx context.Context, paths []string, reg Registry, stderr io.Writer) (
 			p, err = plan.Build(specs, benchmarks)
 		}
 		if err == nil {
-			err = checkForkEnv(p, specs)
-		}
-		if err == nil {
 			return p, true
 		}
 		n += spec.PrintErrors(stderr, err)
