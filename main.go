@@ -1,9 +1,7 @@
 package benchspec
 
 import (
-	"context"
 	"os"
-	"syscall"
 
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/executor/worker"
@@ -19,20 +17,12 @@ import (
 // usage or an invalid spec, and 130 or 143 when SIGINT or SIGTERM
 // interrupted a run (after writing the partial report).
 func Main() {
-	if os.Getenv(executor.EnvAssignment) != "" {
-		os.Exit(worker.ServeBodies(lookup))
-	}
-	if os.Getenv(executor.EnvGuard) != "" {
-		os.Exit(executor.Guard())
-	}
-	ctx, stop := cli.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Suite(ctx, os.Args[1:], cli.Registry{
+	cli.ServeChild(lookup)
+	os.Exit(cli.SuiteMain(cli.Registry{
 		Benchmarks: registered(),
 		InProcess:  inProcess,
 		Packages:   new(gotest.Builder).Benchmarks,
-	}, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	}))
 }
 
 // inProcess runs a forks: 0 assignment in this process.

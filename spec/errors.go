@@ -88,27 +88,6 @@ func Summary(files, errs int) string {
 	return plural(files, "file", "files") + ", " + plural(errs, "error", "errors")
 }
 
-// ValidateFiles parses every file in paths and reports on w: every error of
-// an invalid file (as PrintErrors does), "path: ok (N entries)" for a valid
-// one, and then the Summary line. It returns the specs of the valid files,
-// in the order given, and the total number of errors. It is what every
-// `validate` command prints.
-func ValidateFiles(w io.Writer, paths []string) ([]*Spec, int) {
-	var specs []*Spec
-	n := 0
-	for _, path := range paths {
-		s, err := ParseFile(path)
-		if err != nil {
-			n += PrintErrors(w, err)
-			continue
-		}
-		fmt.Fprintf(w, "%s: ok (%s)\n", path, plural(len(s.Entries), "entry", "entries"))
-		specs = append(specs, s)
-	}
-	fmt.Fprintln(w, Summary(len(paths), n))
-	return specs, n
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one

@@ -7,11 +7,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/report/compare"
 )
 
-func runCompare(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("compare", "compare BASE.json NEW.json [--threshold 5%] [--format text|markdown|json]",
+func runCompare(e *cli.Env, args []string) int {
+	fs := e.Flags("compare BASE.json NEW.json [--threshold 5%] [--format text|markdown|json]",
 		"Compare pairs the runs of two JSON reports by benchmark, params and mode,\n"+
 			"and shows per pair the change of the score, its confidence interval and\n"+
 			"the p-value of Welch's t-test on the iteration scores. A change whose\n"+
@@ -24,35 +25,35 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the t-test")
 	format := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
 	out := fs.String("out", "", "write to this file instead of stdout")
-	files, status, ok := parseFlags(fs, args, stdout, stderr)
+	files, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
 	}
 	if len(files) != 2 {
-		return usageError(fs, stderr, "want two JSON reports, BASE and NEW, got %d", len(files))
+		return e.UsageError("want two JSON reports, BASE and NEW, got %d", len(files))
 	}
 	t, err := parsePercent(*threshold)
 	if err != nil {
-		return usageError(fs, stderr, "--threshold: %v", err)
+		return e.UsageError("--threshold: %v", err)
 	}
 	if *alpha <= 0 || *alpha >= 1 {
-		return usageError(fs, stderr, "--alpha: %g is not between 0 and 1", *alpha)
+		return e.UsageError("--alpha: %g is not between 0 and 1", *alpha)
 	}
 	if !validFormat(*format, compare.Formats) {
-		return usageError(fs, stderr, "--format: unknown format %q (valid: %s)", *format, strings.Join(compare.Formats, ", "))
+		return e.UsageError("--format: unknown format %q (valid: %s)", *format, strings.Join(compare.Formats, ", "))
 	}
 	base, err := readReport(files[0], os.Stdin)
 	if err != nil {
-		return fail(stderr, "compare", err)
+		return e.Fail(err)
 	}
 	next, err := readReport(files[1], os.Stdin)
 	if err != nil {
-		return fail(stderr, "compare", err)
+		return e.Fail(err)
 	}
 	res := compare.Compare(base, next, compare.Options{Threshold: t, Alpha: *alpha})
 	res.BaseName, res.NewName = files[0], files[1]
-	if err := writeOutput(*out, stdout, func(w io.Writer) error { return compare.Write(w, res, *format) }); err != nil {
-		return fail(stderr, "compare", err)
+	if err := cli.WriteOutput(*out, e.Stdout, func(w io.Writer) error { return compare.Write(w, res, *format) }); err != nil {
+		return e.Fail(err)
 	}
 	if res.Worse() {
 		return exitFail

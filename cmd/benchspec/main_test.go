@@ -46,7 +46,7 @@ func TestRun(t *testing.T) {
 		{name: "schema result", args: []string{"schema", "result"}, jsonStdout: true, stdout: "{"},
 		{name: "help", args: []string{"--help"}, stdout: "Usage: benchspec <command>"},
 		{name: "help command", args: []string{"help", "schema"}, stdout: "Usage: benchspec schema"},
-		{name: "validate help", args: []string{"validate", "--help"}, stdout: "Usage: benchspec validate FILE..."},
+		{name: "validate help", args: []string{"validate", "--help"}, stdout: "Usage: benchspec validate SPEC..."},
 		{name: "schema help", args: []string{"schema", "-h"}, stdout: "Usage: benchspec schema [spec|result]"},
 	}
 	for _, tt := range tests {
@@ -71,8 +71,10 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestUsageErrors checks that every misuse exits 2 with a message and the
-// usage on stderr, and nothing on stdout.
+// TestUsageErrors checks that every misuse exits 2 with a message on
+// stderr and nothing on stdout: without a command, the usage; otherwise
+// what is wrong and where the usage is, in two lines, so that the
+// message stays on screen.
 func TestUsageErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -80,6 +82,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, "Usage: benchspec <command>"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"rn"}, `unknown command "rn"; did you mean "run"?`},
+		{[]string{"report", "--fromat", "json"}, "flag provided but not defined: -fromat; did you mean --format?"},
 		{[]string{"validate"}, "benchspec validate: no spec files given"},
 		{[]string{"validate", "--bogus", goodSpec}, "flag provided but not defined: -bogus"},
 		{[]string{"schema", "nope"}, `benchspec schema: unknown schema "nope" (want spec or result)`},
@@ -90,8 +94,13 @@ func TestUsageErrors(t *testing.T) {
 		if got := run(tt.args, &stdout, &stderr); got != exitUsage {
 			t.Errorf("run(%q) = %d, want %d", tt.args, got, exitUsage)
 		}
-		if !strings.Contains(stderr.String(), tt.want) || !strings.Contains(stderr.String(), "Usage:") {
-			t.Errorf("run(%q): stderr = %q, want %q and the usage", tt.args, stderr.String(), tt.want)
+		lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+		if tt.args == nil {
+			if !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("run(%q): stderr = %q, want %q", tt.args, stderr.String(), tt.want)
+			}
+		} else if !strings.Contains(stderr.String(), tt.want) || len(lines) != 2 || !strings.HasSuffix(lines[1], "for usage.") {
+			t.Errorf("run(%q): stderr = %q, want %q and where the usage is, in two lines", tt.args, stderr.String(), tt.want)
 		}
 		if stdout.Len() > 0 {
 			t.Errorf("run(%q): stdout = %q, want nothing", tt.args, stdout.String())

@@ -6,11 +6,12 @@ import (
 	"io"
 	"os"
 
+	"github.com/benchspec/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/report"
 )
 
-func runMerge(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("merge", "merge A.json B.json... [--out all.json]",
+func runMerge(e *cli.Env, args []string) int {
+	fs := e.Flags("merge A.json B.json... [--out all.json]",
 		"Merge combines JSON reports of disjoint runs, such as the shards of one\n"+
 			"plan or the reports of several specs, into one JSON report. A run (same\n"+
 			"benchmark, params and mode) in two inputs is a collision: merge lists them\n"+
@@ -22,18 +23,19 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 			"(exit 1, nothing written unless --allow-incomplete).")
 	out := fs.String("out", "", "write to this file instead of stdout")
 	partial := fs.Bool("allow-incomplete", false, "write the merge of the shards given even when shards or runs are missing, marked incomplete (still exit 1)")
-	files, status, ok := parseFlags(fs, args, stdout, stderr)
+	files, status, ok := e.Parse(fs, args)
+	stderr := e.Stderr
 	if !ok {
 		return status
 	}
 	if len(files) == 0 {
-		return usageError(fs, stderr, "no JSON reports given")
+		return e.UsageError("no JSON reports given")
 	}
 	inputs := make([]report.Named, len(files))
 	for i, path := range files {
 		rep, err := readReport(path, os.Stdin)
 		if err != nil {
-			return fail(stderr, "merge", err)
+			return e.Fail(err)
 		}
 		inputs[i] = report.Named{Name: path, Report: rep}
 	}
@@ -49,7 +51,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "benchspec merge: the inputs are not the shards of one plan; nothing written\n")
 		return exitUsage
 	case errors.As(err, &incomplete):
-		return mergeIncomplete(incomplete, merged, *partial, *out, stdout, stderr)
+		return mergeIncomplete(e, incomplete, merged, *partial, *out)
 	}
 	if errors.As(err, &collide) {
 		for _, c := range collide.Collisions {
@@ -59,14 +61,14 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err != nil {
-		return fail(stderr, "merge", err)
+		return e.Fail(err)
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "benchspec merge: warning: %s\n", w)
 	}
 	render := func(w io.Writer) error { return report.Write(w, merged) }
-	if err := writeOutput(*out, stdout, render); err != nil {
-		return fail(stderr, "merge", err)
+	if err := cli.WriteOutput(*out, e.Stdout, render); err != nil {
+		return e.Fail(err)
 	}
 	return exitOK
 }
@@ -74,7 +76,8 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 // mergeIncomplete reports the shards and runs a merge lacks and, when
 // allowed, writes the partial merge. The exit status is 1 either way: a
 // nightly batch that lost a shard has not measured everything.
-func mergeIncomplete(e *report.IncompleteError, merged *report.Report, write bool, out string, stdout, stderr io.Writer) int {
+func mergeIncomplete(ce *cli.Env, e *report.IncompleteError, merged *report.Report, write bool, out string) int {
+	stdout, stderr := ce.Stdout, ce.Stderr
 	for _, i := range e.MissingShards {
 		fmt.Fprintf(stderr, "benchspec merge: shard %d/%d is missing\n", i, e.Count)
 	}
@@ -88,8 +91,8 @@ func mergeIncomplete(e *report.IncompleteError, merged *report.Report, write boo
 	}
 	fmt.Fprintf(stderr, "; the merged report is marked incomplete\n")
 	render := func(w io.Writer) error { return report.Write(w, merged) }
-	if err := writeOutput(out, stdout, render); err != nil {
-		return fail(stderr, "merge", err)
+	if err := cli.WriteOutput(out, stdout, render); err != nil {
+		return ce.Fail(err)
 	}
 	return exitFail
 }

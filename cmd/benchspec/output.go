@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/benchspec/benchspec/report"
 )
@@ -28,31 +27,4 @@ func readReport(path string, stdin io.Reader) (*report.Report, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rep, nil
-}
-
-// writeOutput calls write with stdout when path is "", and otherwise with
-// a temporary file beside path that replaces path once complete, so that
-// a failed write never leaves half a file behind.
-func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
-	if path == "" {
-		return write(stdout)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".benchspec-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	// CreateTemp makes the file private; the output is not
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/format/html"
 )
@@ -38,30 +39,30 @@ func newRenderer(name string) (format.Renderer, error) {
 	return nil, fmt.Errorf("unknown format %q (valid: %s)", name, strings.Join(formatNames(), ", "))
 }
 
-func runReport(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("report", "report RESULT.json [--format F] [--out FILE]",
+func runReport(e *cli.Env, args []string) int {
+	fs := e.Flags("report RESULT.json [--format F] [--out FILE]",
 		"Report renders a JSON report saved by a suite's `run --format json` in\n"+
 			"another format, so that a nightly job need keep only the JSON. RESULT.json\n"+
 			"may be - for stdin.")
 	format := fs.String("format", "text", "output format: "+strings.Join(formatNames(), ", "))
 	out := fs.String("out", "", "write to this file instead of stdout")
-	files, status, ok := parseFlags(fs, args, stdout, stderr)
+	files, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
 	}
 	if len(files) != 1 {
-		return usageError(fs, stderr, "want one JSON report, got %d", len(files))
+		return e.UsageError("want one JSON report, got %d", len(files))
 	}
 	renderer, err := newRenderer(*format)
 	if err != nil {
-		return usageError(fs, stderr, "--format: %v", err)
+		return e.UsageError("--format: %v", err)
 	}
 	rep, err := readReport(files[0], os.Stdin)
 	if err != nil {
-		return fail(stderr, "report", err)
+		return e.Fail(err)
 	}
-	if err := writeOutput(*out, stdout, func(w io.Writer) error { return renderer.Render(w, rep) }); err != nil {
-		return fail(stderr, "report", err)
+	if err := cli.WriteOutput(*out, e.Stdout, func(w io.Writer) error { return renderer.Render(w, rep) }); err != nil {
+		return e.Fail(err)
 	}
 	return exitOK
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/benchspec/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -144,7 +145,7 @@ func readFixture(t *testing.T, path string) *report.Report {
 func writeFixture(t *testing.T, dir, name string, rep *report.Report) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	err := writeOutput(path, nil, func(w io.Writer) error { return report.Write(w, rep) })
+	err := cli.WriteOutput(path, nil, func(w io.Writer) error { return report.Write(w, rep) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,22 +2,25 @@ package main
 
 import (
 	"bytes"
-	"io"
+	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/benchspec/benchspec/internal/cli"
 
 	"github.com/benchspec/benchspec/schemas"
 )
 
-func runSchema(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("schema", "schema [spec|result]",
+func runSchema(e *cli.Env, args []string) int {
+	fs := e.Flags("schema [spec|result]",
 		"Schema prints a JSON Schema (draft-07) to stdout: of spec files (the\n"+
 			"default) or of the JSON results that benchspec writes.")
-	names, status, ok := parseFlags(fs, args, stdout, stderr)
+	names, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
 	}
 	if len(names) > 1 {
-		return usageError(fs, stderr, "want at most one schema name, got %d", len(names))
+		return e.UsageError("want at most one schema name, got %d", len(names))
 	}
 	var data []byte
 	switch name := strings.Join(names, ""); name {
@@ -26,11 +29,13 @@ func runSchema(args []string, stdout, stderr io.Writer) int {
 	case "result":
 		data = schemas.Result
 	default:
-		return usageError(fs, stderr, "unknown schema %q (want spec or result)", name)
+		return e.UsageError("unknown schema %q (want spec or result)", name)
 	}
-	stdout.Write(data)
 	if !bytes.HasSuffix(data, []byte("\n")) {
-		io.WriteString(stdout, "\n")
+		data = append(slices.Clip(data), '\n')
+	}
+	if _, err := e.Stdout.Write(data); err != nil {
+		return e.Fail(fmt.Errorf("writing to stdout: %w", err))
 	}
 	return exitOK
 }

@@ -31,7 +31,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec"
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/cli"
 )
 
 //go:embed selfbench.yaml
@@ -42,7 +42,7 @@ var efficiencyYAML []byte
 
 func main() {
 	switch {
-	case os.Getenv(executor.EnvAssignment) != "", os.Getenv(executor.EnvGuard) != "":
+	case cli.IsChild():
 		benchspec.Main() // a fork, or the guard of a batch
 	case os.Getenv(envChild) != "":
 		os.Exit(child(os.Getenv(envChild)))

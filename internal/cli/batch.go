@@ -27,10 +27,16 @@ type shardFlags struct {
 	shards  int    // --shards n
 }
 
-func (f *shardFlags) register(fs *flag.FlagSet) {
+// register adds the flags; forPlan is the plan command's, where --shards
+// alone shows how the runs split into n parts.
+func (f *shardFlags) register(fs *flag.FlagSet, forPlan bool) {
 	fs.StringVar(&f.shard, "shard", "", "run only part `i/n` of the plan (1-based: 1/4 … 4/4), balanced by estimated time; run every part, anywhere, and merge their reports with benchspec merge")
 	fs.BoolVar(&f.fromEnv, "shard-from-env", false, "take the part from "+EnvCompletionIndex+" (a Kubernetes Indexed Job's pod index, from 0: part index+1) of --shards")
-	fs.IntVar(&f.shards, "shards", 0, "the number of parts, with --shard-from-env")
+	shards := "the number of parts, with --shard-from-env"
+	if forPlan {
+		shards = "show which of `n` parts each run falls in (alone), or the number of parts (with --shard-from-env)"
+	}
+	fs.IntVar(&f.shards, "shards", 0, shards)
 }
 
 // part returns the shard the flags ask for as (i, n), or (0, 0) for the
@@ -65,13 +71,13 @@ func (f *shardFlags) part(getenv func(string) string) (i, n int, err error) {
 
 // apply returns the part of p the flags ask for, or p. It prints why it
 // cannot and returns false.
-func (f *shardFlags) apply(p *plan.Plan, stderr io.Writer) (*plan.Plan, bool) {
+func (f *shardFlags) apply(p *plan.Plan, e *Env) (*plan.Plan, bool) {
 	i, n, err := f.part(os.Getenv)
 	if err == nil && n > 0 {
 		p, err = plan.Shard(p, i, n)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%v\n", err)
+		e.UsageError("%v", err)
 		return nil, false
 	}
 	return p, true

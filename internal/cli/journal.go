@@ -13,7 +13,12 @@ import (
 //
 //   - --journal FILE writes it to FILE;
 //   - without --journal, `--out REPORT` writes it to REPORT.journal, next
-//     to the report;
+//     to the report, when REPORT is a file; when it is not (a device such
+//     as /dev/null, a FIFO, /dev/stdout: see WriteOutput), to
+//     SUITE.journal in the working directory (SUITE-shard-i-of-n.journal
+//     for a shard), SUITE being the plan's suite name. Such a journal,
+//     which no flag asked for, is deleted when its batch completes: it
+//     is there to resume a batch that did not;
 //   - without either, there is no journal: the report goes to stdout, as
 //     at a desk; a batch worth resuming is one whose report is kept.
 //
@@ -29,15 +34,24 @@ import (
 type runJournal struct {
 	j       *executor.Journal
 	resumed *executor.JournalState // nil for a new batch
+	// temporary: no flag asked for the journal; it goes once the batch
+	// completes.
+	temporary bool
 }
 
 // journalPath is where a new batch's journal goes; "" for none.
-func journalPath(flagValue, out string) string {
+func journalPath(flagValue, out string, p *plan.Plan) string {
 	switch {
 	case flagValue != "":
 		return flagValue
-	case out != "":
+	case out != "" && IsReplaced(out):
 		return out + ".journal"
+	case out != "":
+		name := p.Suite
+		if s := p.Shard; s != nil {
+			name += fmt.Sprintf("-shard-%d-of-%d", s.Index, s.Count)
+		}
+		return name + ".journal"
 	}
 	return ""
 }
@@ -115,6 +129,9 @@ func (rj *runJournal) close(ended, complete bool) error {
 	if cerr := rj.j.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil && ended && complete && rj.temporary {
+		err = os.Remove(rj.j.Path())
+	}
 	return err
 }
 
@@ -165,6 +182,8 @@ func (rj *runJournal) announce(w io.Writer) {
 	case rj.resumed != nil:
 		h := rj.resumed.Header
 		fmt.Fprintf(w, "# Resuming %s: %d of %d forks already done (batch started %s)\n\n", rj.path(), len(rj.resumed.Forks), h.Forks, h.Started.Format("2006-01-02 15:04:05"))
+	case rj.temporary:
+		fmt.Fprintf(w, "# Journal: %s (deleted when the batch completes; --journal FILE keeps one)\n\n", rj.path())
 	default:
 		fmt.Fprintf(w, "# Journal: %s\n\n", rj.path())
 	}

@@ -37,15 +37,17 @@ import (
 
 // batchFiles decides where the batch's journal goes (see journal.go) and,
 // with --results-dir root, the batch's files there. A journal that
-// --journal or --resume names wins over the results directory's. It
-// prints why it cannot and returns false.
-func batchFiles(p *plan.Plan, root, resume string, resumed *executor.JournalState, journalFlag, out string, stderr io.Writer) (*resultsDir, string, bool) {
-	jpath := resume
+// --journal or --resume names wins over the results directory's.
+// implicit is true for a journal no flag asked for, beside --out (or in
+// the working directory: see journalPath), which a batch that completes
+// deletes. It prints why it cannot and returns false.
+func batchFiles(p *plan.Plan, root, resume string, resumed *executor.JournalState, journalFlag, out string, stderr io.Writer) (rd *resultsDir, jpath string, implicit, ok bool) {
+	jpath = resume
 	if jpath == "" {
-		jpath = journalPath(journalFlag, out)
+		jpath = journalPath(journalFlag, out, p)
 	}
 	if root == "" {
-		return nil, jpath, true
+		return nil, jpath, resume == "" && journalFlag == "" && jpath != "", true
 	}
 	start := time.Now()
 	if resumed != nil {
@@ -54,7 +56,7 @@ func batchFiles(p *plan.Plan, root, resume string, resumed *executor.JournalStat
 	rd, err := openResultsDir(root, p, start, resume)
 	if err != nil {
 		fmt.Fprintf(stderr, "run: %v\n", err)
-		return nil, "", false
+		return nil, "", false, false
 	}
 	switch {
 	case resume == "" && journalFlag == "":
@@ -62,7 +64,7 @@ func batchFiles(p *plan.Plan, root, resume string, resumed *executor.JournalStat
 	case jpath != rd.journal:
 		rd.release()
 	}
-	return rd, jpath, true
+	return rd, jpath, false, true
 }
 
 // resultsDir is where one batch writes in a results directory.
@@ -138,13 +140,13 @@ func (rd *resultsDir) write(rep *report.Report, ended bool) error {
 	if err := report.Write(&buf, rep); err != nil {
 		return err
 	}
-	if err := writeAtomic(rd.report, buf.Bytes()); err != nil {
+	if err := writeFile(rd.report, buf.Bytes()); err != nil {
 		return err
 	}
 	if !ended {
 		return nil
 	}
-	return writeAtomic(rd.latest, buf.Bytes())
+	return writeFile(rd.latest, buf.Bytes())
 }
 
 // release removes the journal's placeholder when the batch did not get
@@ -155,43 +157,5 @@ func (rd *resultsDir) release() {
 	}
 	if fi, err := os.Stat(rd.journal); err == nil && fi.Size() == 0 {
 		os.Remove(rd.journal)
-	}
-}
-
-// writeAtomic writes data to a temporary file in path's directory and
-// renames it to path.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".benchspec-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp's 0600 would hide reports from their readers
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
-}
-
-// syncDir makes a rename in dir durable; failure only weakens that.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -38,104 +38,153 @@ type Registry struct {
 	Formats map[string]format.Renderer
 }
 
-const suiteUsage = `usage: SUITE <command> [flags] [args]
-
-commands:
-  run SPEC...       run the specs and report (table on stdout, progress on stderr)
-  list              list the registered benchmarks and their parameters
-  validate SPEC...  check the specs against the schema and this suite's benchmarks
-  plan SPEC...      print the runs the specs expand to, with the estimated time
-
-A SPEC is a spec file or a directory of them (its *.yaml files, sorted).
+const suiteFooter = `A SPEC is a spec file or a directory of them (its *.yaml files, sorted).
 
 Exit status: 0 all good, 1 a benchmark failed (or, with run --strict, a
-diagnostic warned), 2 bad usage or an invalid spec, 130 or 143 a run
-interrupted by SIGINT or SIGTERM (its partial report is written, and
-'run --resume JOURNAL' finishes it).
-Run 'SUITE <command> --help' for a command's flags.
+diagnostic warned), 2 bad usage, an invalid spec or an output that cannot
+be written, 130 or 143 a run interrupted by SIGINT or SIGTERM (its partial
+report is written, and 'run --resume JOURNAL' finishes it).
 `
+
+// SuiteMain runs the command line of a suite binary (os.Args) with reg's
+// benchmarks, SIGINT and SIGTERM interrupting a run, and returns the exit
+// status.
+func SuiteMain(reg Registry) int {
+	ctx, stop := NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Suite(ctx, os.Args[1:], reg, os.Stdout, os.Stderr)
+}
 
 // Suite runs one command of a suite binary and returns its exit status.
 func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, suiteUsage)
-		return 2
+	p := &Program{
+		Name: ProgName(),
+		Commands: []Command{
+			{"run", "SPEC...", "run the specs and report (table on stdout, progress on stderr)",
+				func(e *Env, args []string) int { return Run(ctx, e, args, reg) }},
+			{"list", "", "list the registered benchmarks and their parameters",
+				func(e *Env, args []string) int { return listCmd(e, args, reg) }},
+			{"validate", "SPEC...", "check the specs against the schema and this suite's benchmarks",
+				func(e *Env, args []string) int { return Validate(ctx, e, args, &reg) }},
+			{"plan", "SPEC...", "print the runs the specs expand to, with the estimated time",
+				func(e *Env, args []string) int { return planCmd(ctx, e, args, reg) }},
+		},
+		Footer: suiteFooter,
 	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "run":
-		return runCmd(ctx, rest, reg, stdout, stderr)
-	case "list":
-		return listCmd(rest, reg, stdout, stderr)
-	case "validate":
-		return validateCmd(ctx, rest, reg, stderr)
-	case "plan":
-		return planCmd(ctx, rest, reg, stdout, stderr)
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, suiteUsage)
-		return 0
-	}
-	fmt.Fprintf(stderr, "unknown command %q\n\n%s", cmd, suiteUsage)
-	return 2
+	return p.Run(args, stdout, stderr)
 }
 
-// load parses the specs (files, and directories of *.yaml files: see
-// specFiles) and builds one plan of them all, printing every problem as
-// path:line:col: message and a summary. ok is false when there were any.
-func load(ctx context.Context, paths []string, reg Registry, stderr io.Writer) (*plan.Plan, bool) {
+// load is the one way every command of both binaries reads specs: it
+// parses them (files, and directories of *.yaml files: see specFiles)
+// and, when there is a registry (a suite's, or the package benchmarks of
+// cmd/benchspec run), builds one plan of them all. It prints every
+// problem as path:line:col: message, grouped by file in the order given,
+// and a summary line; with verbose (validate), "path: ok (N entries)"
+// for every valid file and the summary also when all is well. ok is
+// false when there were problems. Without a registry, specs are checked
+// as specs (schema and semantics) and the plan is nil.
+func load(ctx context.Context, e *Env, paths []string, reg *Registry, verbose bool) (*plan.Plan, bool) {
 	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "no spec files given")
+		e.UsageError("no spec files given")
 		return nil, false
 	}
 	paths, err := specFiles(paths)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		e.Errorf("%v", err)
 		return nil, false
 	}
 	var specs []*spec.Spec
-	n := 0
+	byFile := map[string][]error{}
+	var other []error // problems without a position in a file given
+	entries := map[string]int{}
 	for _, path := range paths {
 		s, err := spec.ParseFile(path)
 		if err != nil {
-			n += spec.PrintErrors(stderr, err)
+			byFile[path] = append(byFile[path], err)
 			continue
 		}
+		entries[path] = len(s.Entries)
 		specs = append(specs, s)
 	}
-	if n == 0 {
-		benchmarks, err := withPackages(ctx, specs, reg)
-		var p *plan.Plan
+	var p *plan.Plan
+	if len(specs) == len(paths) && reg != nil {
+		benchmarks, err := withPackages(ctx, specs, *reg)
 		if err == nil {
 			p, err = plan.Build(specs, benchmarks)
 		}
-		if err == nil {
-			return p, true
+		if list := spec.Errors(err); list != nil {
+			for _, pe := range list {
+				if _, ok := entries[pe.Pos.File]; ok {
+					byFile[pe.Pos.File] = append(byFile[pe.Pos.File], pe)
+				} else {
+					other = append(other, pe)
+				}
+			}
+		} else if err != nil {
+			other = append(other, err)
 		}
-		n += spec.PrintErrors(stderr, err)
 	}
-	fmt.Fprintln(stderr, spec.Summary(len(paths), n))
-	return nil, false
+	n := 0
+	for _, path := range paths {
+		for _, err := range byFile[path] {
+			n += spec.PrintErrors(e.Stderr, err)
+		}
+		if len(byFile[path]) == 0 && verbose {
+			fmt.Fprintf(e.Stderr, "%s: ok (%s)\n", path, plural(entries[path], "entry", "entries"))
+		}
+	}
+	for _, err := range other {
+		n += spec.PrintErrors(e.Stderr, err)
+	}
+	if n > 0 || verbose {
+		fmt.Fprintln(e.Stderr, spec.Summary(len(paths), n))
+	}
+	return p, n == 0
 }
 
-func validateCmd(ctx context.Context, args []string, reg Registry, stderr io.Writer) int {
-	fs := newFlagSet("validate", "SUITE validate SPEC...", stderr)
-	paths, err := parse(fs, args)
-	if err != nil {
-		return usageStatus(err)
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
 	}
-	p, ok := load(ctx, paths, reg, stderr)
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Validate is the validate command of both binaries: it checks the specs
+// as load does and prints every problem, or that all is well; with a
+// registry (a suite's), also what only the registry can say — that every
+// include matches a benchmark and every param exists — and the plan's
+// size and estimated time. reg is nil for cmd/benchspec, which has no
+// registered benchmarks.
+func Validate(ctx context.Context, e *Env, args []string, reg *Registry) int {
+	fs := e.Flags("validate SPEC...",
+		"Validate checks the specs (files, or directories of *.yaml files) and\n"+
+			"reports, on stderr, every problem as path:line:col: message, or\n"+
+			"\"path: ok\" for a valid file, then a summary line. It exits 0 if every\n"+
+			"spec is valid and 2 otherwise.")
+	paths, status, ok := e.Parse(fs, args)
 	if !ok {
-		return 2
+		return status
 	}
-	fmt.Fprintf(stderr, "%s: ok (%d runs, estimated %s)\n", strings.Join(paths, ", "), len(p.Runs), p.Estimate.Round(time.Second))
-	return 0
+	p, ok := load(ctx, e, paths, reg, true)
+	if !ok {
+		return ExitUsage
+	}
+	if p != nil {
+		fmt.Fprintf(e.Stderr, "%d runs, estimated %s\n", len(p.Runs), p.Estimate.Round(time.Second))
+	}
+	return ExitOK
 }
 
-func listCmd(args []string, reg Registry, stdout, stderr io.Writer) int {
-	fs := newFlagSet("list", "SUITE list", stderr)
-	if _, err := parse(fs, args); err != nil {
-		return usageStatus(err)
+func listCmd(e *Env, args []string, reg Registry) int {
+	fs := e.Flags("list", "List prints the registered benchmarks, one a line, with their parameters.")
+	pos, status, ok := e.Parse(fs, args)
+	if !ok {
+		return status
 	}
+	if len(pos) > 0 {
+		return e.UsageError("list takes no arguments, got %q", pos)
+	}
+	stdout := e.Stdout
 	for _, b := range reg.Benchmarks {
 		names := make([]string, 0, len(b.Params))
 		for n := range b.Params {
@@ -155,24 +204,27 @@ func listCmd(args []string, reg Registry, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func planCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
-	fs := newFlagSet("plan", "SUITE plan [--shard i/n | --shards n] SPEC...", stderr)
+func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
+	fs := e.Flags("plan [--shard i/n | --shards n] SPEC...",
+		"Plan prints the runs the specs expand to, with their settings and estimated\n"+
+			"time; --shards n shows which part of n each run falls in.")
 	var shard shardFlags
-	shard.register(fs)
-	paths, err := parse(fs, args)
-	if err != nil {
-		return usageStatus(err)
+	shard.register(fs, true)
+	paths, status, ok := e.Parse(fs, args)
+	if !ok {
+		return status
 	}
+	stdout := e.Stdout
 	spread := 0 // --shards alone: show every run's part
 	if shard.shards > 0 && !shard.fromEnv && shard.shard == "" {
 		spread, shard.shards = shard.shards, 0
 	}
-	p, ok := load(ctx, paths, reg, stderr)
+	p, ok := load(ctx, e, paths, &reg, false)
 	if ok {
-		p, ok = shard.apply(p, stderr)
+		p, ok = shard.apply(p, e)
 	}
 	if !ok {
-		return 2
+		return ExitUsage
 	}
 	var parts []int
 	if spread > 0 {
@@ -201,7 +253,9 @@ func planCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io
 		}
 		fmt.Fprintln(tw)
 	}
-	tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return e.Fail(fmt.Errorf("writing to stdout: %w", err))
+	}
 	if s := p.Shard; s != nil {
 		fmt.Fprintf(stdout, "\nshard %s: %d of %d runs, estimated %s\n", s, len(p.Runs), len(s.Planned), p.Estimate.Round(time.Second))
 		return 0
@@ -232,21 +286,14 @@ func phaseString(it spec.Iterations, mode string) string {
 	return s
 }
 
-// Run is the run command, for a binary other than a suite (the
-// standalone benchspec CLI): it runs the specs with reg's benchmarks and
-// forks — for benchspec, the `package:` entries' test binaries — and
-// reports as a suite's run does, with the same flags. usage is the
-// command's synopsis. Run returns the exit status.
-func Run(ctx context.Context, usage string, args []string, reg Registry, stdout, stderr io.Writer) int {
-	return run(ctx, usage, args, reg, stdout, stderr)
-}
-
-func runCmd(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
-	return run(ctx, "SUITE run [flags] SPEC...", args, reg, stdout, stderr)
-}
-
-func run(ctx context.Context, usage string, args []string, reg Registry, stdout, stderr io.Writer) int {
-	fs := newFlagSet("run", usage, stderr)
+// Run is the run command of both binaries: it runs the specs with reg's
+// benchmarks and forks — for cmd/benchspec, the `package:` entries' test
+// binaries — and reports. It returns the exit status.
+func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
+	stdout, stderr := e.Stdout, e.Stderr
+	fs := e.Flags("run [flags] SPEC...",
+		"Run runs the specs and writes the report: a table on stdout unless\n"+
+			"--format or --out say otherwise, the run log and progress on stderr.")
 	formatName := fs.String("format", "text", "output format: "+strings.Join(reg.formatNames(), ", "))
 	out := fs.String("out", "", "write the report to this file instead of stdout")
 	quiet := fs.Bool("quiet", false, "no run log and no progress on stderr")
@@ -258,30 +305,28 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 	verbose := fs.Bool("verbose", false, "on a terminal, show the JMH run log instead of the progress bar")
 	resultsRoot := fs.String("results-dir", "", "also keep the JSON report as `DIR`/SUITE/<UTC start>.json, with its journal, and as DIR/SUITE/latest.json")
 	var shard shardFlags
-	shard.register(fs)
+	shard.register(fs, false)
 	var orderF orderFlags
 	orderF.register(fs)
-	paths, err := parse(fs, args)
-	if err != nil {
-		return usageStatus(err)
+	paths, status, ok := e.Parse(fs, args)
+	if !ok {
+		return status
 	}
 	renderer, err := reg.renderer(*formatName)
 	if err != nil {
-		fmt.Fprintf(stderr, "run: --format: %v\n", err)
-		return 2
+		return e.UsageError("--format: %v", err)
 	}
 	order, err := orderF.resolve(fs)
 	if err != nil {
-		fmt.Fprintf(stderr, "run: %v\n", err)
-		return 2
+		return e.UsageError("%v", err)
 	}
 	resumed, paths, ok := loadResume(*resume, *journalFlag, paths, stderr)
 	if !ok {
 		return 2
 	}
-	p, ok := load(ctx, paths, reg, stderr)
+	p, ok := load(ctx, e, paths, &reg, false)
 	if ok {
-		p, ok = shard.apply(p, stderr)
+		p, ok = shard.apply(p, e)
 	}
 	if !ok {
 		return 2
@@ -291,11 +336,14 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 		fmt.Fprintf(stderr, "run: --profiles: %v\n", err)
 		return 2
 	}
-	rd, jpath, ok := batchFiles(p, *resultsRoot, *resume, resumed, *journalFlag, *out, stderr)
+	rd, jpath, implicitJournal, ok := batchFiles(p, *resultsRoot, *resume, resumed, *journalFlag, *out, stderr)
 	if !ok {
 		return 2
 	}
 	jr, ok := openJournal(p, reg.Executable, jpath, resumed, stderr)
+	if jr != nil {
+		jr.temporary = implicitJournal
+	}
 	if !ok {
 		rd.release()
 		return 2
@@ -334,7 +382,7 @@ func run(ctx context.Context, usage string, args []string, reg Registry, stdout,
 	if err := jr.close(ctx.Err() == nil && xerr == nil, rep.Complete); err != nil && xerr == nil {
 		xerr = err
 	}
-	if err := write(renderer, rep, *out, stdout); err != nil {
+	if err := WriteOutput(*out, stdout, func(w io.Writer) error { return renderer.Render(w, rep) }); err != nil {
 		fmt.Fprintf(stderr, "run: writing the report: %v\n", err)
 		return 2
 	}
@@ -398,19 +446,6 @@ func (reg Registry) renderer(name string) (format.Renderer, error) {
 		return nil, fmt.Errorf("unknown format %q (valid: %s)", name, strings.Join(reg.formatNames(), ", "))
 	}
 	return r, nil
-}
-
-// write renders the report to path (atomically: see writeAtomic) or to
-// stdout.
-func write(r format.Renderer, rep *report.Report, path string, stdout io.Writer) error {
-	if path == "" {
-		return r.Render(stdout, rep)
-	}
-	var buf bytes.Buffer
-	if err := r.Render(&buf, rep); err != nil {
-		return err
-	}
-	return writeAtomic(path, buf.Bytes())
 }
 
 // profileDir makes the profiles directory absolute (forks may run

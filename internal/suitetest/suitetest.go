@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/benchspec/benchspec"
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -23,9 +23,10 @@ import (
 const envMain = "BENCHSPEC_SUITETEST_MAIN"
 
 // Main is a suite package's TestMain: it runs benchspec.Main when the
-// binary was started by Run or as a fork, and the tests otherwise.
+// binary was started by Run, as a fork or as a batch's guard, and the
+// tests otherwise.
 func Main(m *testing.M) {
-	if os.Getenv(envMain) == "1" || os.Getenv(executor.EnvAssignment) != "" {
+	if os.Getenv(envMain) == "1" || cli.IsChild() {
 		benchspec.Main()
 	}
 	os.Exit(m.Run())

@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"os"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/executor/worker"
+)
+
+// A benchmark binary — a suite, or cmd/benchspec for package benchmarks —
+// starts copies of itself: each fork (executor.EnvAssignment in its
+// environment holds what to measure) and the guard of a batch
+// (executor.EnvGuard: it ends the forks if the batch dies). Such a
+// process serves that role and is no command line; ServeChild and
+// IsChild are the one place that decides.
+
+// IsChild reports whether this process was started by a batch as a fork
+// or a guard.
+func IsChild() bool {
+	return os.Getenv(executor.EnvAssignment) != "" || os.Getenv(executor.EnvGuard) != ""
+}
+
+// ServeChild serves the role of a process a batch started, and exits; it
+// returns at once in a process that is a command line. lookup finds the
+// registered benchmarks a fork can run (nil: none, a binary whose forks
+// run only test binaries).
+func ServeChild(lookup worker.BodyLookup) {
+	switch {
+	case os.Getenv(executor.EnvAssignment) != "":
+		os.Exit(worker.ServeBodies(lookup))
+	case os.Getenv(executor.EnvGuard) != "":
+		os.Exit(executor.Guard())
+	}
+}

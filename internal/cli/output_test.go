@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func writeString(s string) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := io.WriteString(w, s)
+		return err
+	}
+}
+
+// TestWriteOutputReplacesRegularFiles: a regular file (or a new path) is
+// replaced whole, keeping its permissions, and a failed write leaves the
+// old file and no temporary file behind.
+func TestWriteOutputReplacesRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.txt")
+	if err := WriteOutput(path, nil, writeString("new\n")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("new file: %v, %v; want mode 0644", fi.Mode(), err)
+	}
+	os.Chmod(path, 0o600)
+	if err := WriteOutput(path, nil, writeString("second\n")); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "second\n" {
+		t.Errorf("content %q, want the second write", data)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the replaced file's 0600", fi.Mode())
+	}
+	boom := errors.New("boom")
+	err := WriteOutput(path, nil, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("err = %v, want the write's", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "second\n" {
+		t.Errorf("after a failed write: content %q, want the old file", data)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("directory holds %d files, want only r.txt (no temporary file left)", len(entries))
+	}
+}
+
+// TestWriteOutputFollowsLinksToFiles: a link to a regular file replaces
+// the file and stays a link.
+func TestWriteOutputFollowsLinksToFiles(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.txt")
+	os.WriteFile(target, []byte("old"), 0o644)
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink("real.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteOutput(link, nil, writeString("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("link: %v, %v; want it still a link", fi.Mode(), err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "new" {
+		t.Errorf("target content %q, want new", data)
+	}
+}
+
+// TestWriteOutputWritesToDevices: a device is written to, never replaced,
+// and a device that cannot take the data (/dev/full) is an error. As
+// root, replacing /dev/null with a regular file would succeed; this runs
+// as root in CI.
+func TestWriteOutputWritesToDevices(t *testing.T) {
+	for _, dev := range []string{"/dev/null", "/dev/full"} {
+		if _, err := os.Stat(dev); err != nil {
+			t.Skipf("%s: %v", dev, err)
+		}
+	}
+	if err := WriteOutput("/dev/null", nil, writeString("x")); err != nil {
+		t.Errorf("/dev/null: %v", err)
+	}
+	err := WriteOutput("/dev/full", nil, writeString(strings.Repeat("x", 100)))
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("/dev/full: err = %v, want ENOSPC", err)
+	}
+	for _, dev := range []string{"/dev/null", "/dev/full"} {
+		if fi, err := os.Stat(dev); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+			t.Errorf("%s is no longer a character device: %v, %v", dev, fi.Mode(), err)
+		}
+	}
+	if IsReplaced("/dev/null") || IsReplaced("/dev/stdout") || !IsReplaced(filepath.Join(t.TempDir(), "new.json")) {
+		t.Errorf("IsReplaced: /dev/null %v, /dev/stdout %v, a new path %v; want false, false, true",
+			IsReplaced("/dev/null"), IsReplaced("/dev/stdout"), IsReplaced(filepath.Join(t.TempDir(), "new.json")))
+	}
+}
+
+// TestWriteOutputWritesToFIFOs: a FIFO is written to (a reader gets the
+// data) and stays a FIFO.
+func TestWriteOutputWritesToFIFOs(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	got := make(chan string)
+	go func() {
+		f, err := os.Open(fifo) // blocks until the writer opens it
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		data, _ := io.ReadAll(f)
+		f.Close()
+		got <- string(data)
+	}()
+	if err := WriteOutput(fifo, nil, writeString("through the pipe")); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "through the pipe" {
+		t.Errorf("reader got %q", s)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("fifo is now %v, %v; want a FIFO", fi.Mode(), err)
+	}
+}
