@@ -59,42 +59,42 @@ func journalPath(flagValue, out string, p *plan.Plan) string {
 // openJournal creates the journal of a new batch at path, or opens the
 // resumed one, after checking that it belongs to this plan and build. It
 // prints why it cannot and returns false.
-func openJournal(p *plan.Plan, exe, path string, resumed *executor.JournalState, stderr io.Writer) (*runJournal, bool) {
+func openJournal(e *Env, p *plan.Plan, exe, path string, resumed *executor.JournalState) (*runJournal, bool) {
 	if path == "" {
 		return nil, true
 	}
 	if exe == "" {
 		var err error
 		if exe, err = os.Executable(); err != nil {
-			fmt.Fprintf(stderr, "run: journal: finding the suite binary: %v\n", err)
+			e.Errorf("journal: finding the suite binary: %v", err)
 			return nil, false
 		}
 	}
 	h, err := executor.NewJournalHeader(p, exe)
 	if err != nil {
-		fmt.Fprintf(stderr, "run: journal: %v\n", err)
+		e.Errorf("journal: %v", err)
 		return nil, false
 	}
 	if resumed != nil {
 		if err := resumed.Header.Check(&h); err != nil {
-			fmt.Fprintf(stderr, "run: cannot resume %s: %v\n", path, err)
+			e.Errorf("cannot resume %s: %v", path, err)
 			return nil, false
 		}
 		j, err := executor.OpenJournal(path, resumed)
 		if err != nil {
-			fmt.Fprintf(stderr, "run: %v\n", err)
+			e.Errorf("%v", err)
 			return nil, false
 		}
 		return &runJournal{j: j, resumed: resumed}, true
 	}
 	if old, err := executor.LoadJournal(path); err == nil && !old.Ended && len(old.Forks) > 0 {
-		fmt.Fprintf(stderr, "run: %s holds an unfinished batch (%d of %d forks done, started %s): resume it with --resume %s, or delete the file to start over\n",
+		e.Errorf("%s holds an unfinished batch (%d of %d forks done, started %s): resume it with --resume %s, or delete the file to start over",
 			path, len(old.Forks), old.Header.Forks, old.Header.Started.Format("2006-01-02 15:04:05"), path)
 		return nil, false
 	}
 	j, err := executor.CreateJournal(path, h)
 	if err != nil {
-		fmt.Fprintf(stderr, "run: %v\n", err)
+		e.Errorf("%v", err)
 		return nil, false
 	}
 	return &runJournal{j: j}, true
@@ -145,17 +145,17 @@ func (rj *runJournal) path() string {
 
 // loadResume reads the journal to resume, if any, and returns the spec
 // paths to run: those given, or else the journal's.
-func loadResume(resume, journalFlag string, paths []string, stderr io.Writer) (*executor.JournalState, []string, bool) {
+func loadResume(e *Env, resume, journalFlag string, paths []string) (*executor.JournalState, []string, bool) {
 	if resume == "" {
 		return nil, paths, true
 	}
 	if journalFlag != "" && journalFlag != resume {
-		fmt.Fprintln(stderr, "run: --journal and --resume name different files; a resumed batch appends to the journal it resumes")
+		e.Errorf("--journal and --resume name different files; a resumed batch appends to the journal it resumes")
 		return nil, nil, false
 	}
 	st, err := executor.LoadJournal(resume)
 	if err != nil {
-		fmt.Fprintf(stderr, "run: --resume: %v\n", err)
+		e.Errorf("--resume: %v", err)
 		return nil, nil, false
 	}
 	if len(paths) == 0 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -41,7 +40,7 @@ import (
 // implicit is true for a journal no flag asked for, beside --out (or in
 // the working directory: see journalPath), which a batch that completes
 // deletes. It prints why it cannot and returns false.
-func batchFiles(p *plan.Plan, root, resume string, resumed *executor.JournalState, journalFlag, out string, stderr io.Writer) (rd *resultsDir, jpath string, implicit, ok bool) {
+func batchFiles(p *plan.Plan, root, resume string, resumed *executor.JournalState, journalFlag, out string, e *Env) (rd *resultsDir, jpath string, implicit, ok bool) {
 	jpath = resume
 	if jpath == "" {
 		jpath = journalPath(journalFlag, out, p)
@@ -55,7 +54,7 @@ func batchFiles(p *plan.Plan, root, resume string, resumed *executor.JournalStat
 	}
 	rd, err := openResultsDir(root, p, start, resume)
 	if err != nil {
-		fmt.Fprintf(stderr, "run: %v\n", err)
+		e.Errorf("%v", err)
 		return nil, "", false, false
 	}
 	switch {

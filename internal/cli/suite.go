@@ -320,7 +320,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if err != nil {
 		return e.UsageError("%v", err)
 	}
-	resumed, paths, ok := loadResume(*resume, *journalFlag, paths, stderr)
+	resumed, paths, ok := loadResume(e, *resume, *journalFlag, paths)
 	if !ok {
 		return 2
 	}
@@ -333,14 +333,14 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	profDir, err := profileDir(*profiles)
 	if err != nil {
-		fmt.Fprintf(stderr, "run: --profiles: %v\n", err)
+		e.Errorf("--profiles: %v", err)
 		return 2
 	}
-	rd, jpath, implicitJournal, ok := batchFiles(p, *resultsRoot, *resume, resumed, *journalFlag, *out, stderr)
+	rd, jpath, implicitJournal, ok := batchFiles(p, *resultsRoot, *resume, resumed, *journalFlag, *out, e)
 	if !ok {
 		return 2
 	}
-	jr, ok := openJournal(p, reg.Executable, jpath, resumed, stderr)
+	jr, ok := openJournal(e, p, reg.Executable, jpath, resumed)
 	if jr != nil {
 		jr.temporary = implicitJournal
 	}
@@ -369,7 +369,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		Done:       jr.done(),
 		Record:     jr.record(),
 		Guard:      true,
-		Warn:       func(msg string) { fmt.Fprintf(stderr, "run: %s\n", msg) },
+		Warn:       func(msg string) { e.Errorf("%s", msg) },
 	})
 	finish()
 	env.End = time.Now()
@@ -383,11 +383,11 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		xerr = err
 	}
 	if err := WriteOutput(*out, stdout, func(w io.Writer) error { return renderer.Render(w, rep) }); err != nil {
-		fmt.Fprintf(stderr, "run: writing the report: %v\n", err)
+		e.Errorf("writing the report: %v", err)
 		return 2
 	}
 	if err := rd.write(rep, ctx.Err() == nil && xerr == nil); err != nil {
-		fmt.Fprintf(stderr, "run: --results-dir: writing the report: %v\n", err)
+		e.Errorf("--results-dir: writing the report: %v", err)
 		return 2
 	}
 	switch {
@@ -395,12 +395,12 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		fmt.Fprintf(stderr, "%v: the report holds the runs finished before it%s\n", context.Cause(ctx), resumeHint(jr))
 		return interruptStatus(ctx)
 	case xerr != nil:
-		fmt.Fprintf(stderr, "run: %v: the batch stopped; the report holds the runs finished before\n", xerr)
+		e.Errorf("%v: the batch stopped; the report holds the runs finished before", xerr)
 		return 1
 	case anyFailed(rep):
 		return 1
 	case *strict && rep.Warnings() > 0:
-		fmt.Fprintf(stderr, "run: --strict: %d diagnostic warnings\n", rep.Warnings())
+		e.Errorf("--strict: %d diagnostic warnings", rep.Warnings())
 		return 1
 	}
 	return 0

@@ -595,11 +595,11 @@ func TestResumeRefusesAnotherBatch(t *testing.T) {
 }
 
 // TestResourceLimitValue: an invalid limit is refused before anything
-// runs.
+// runs, at the value (line 10, column 32), not at its entry.
 func TestResourceLimitValue(t *testing.T) {
 	spec := writeFile(t, t.TempDir(), "s.yaml", quick+"  - include: '^fault\\.ok$'\n    env: {BENCHSPEC_RLIMIT_AS: 2GB}\n")
 	r := suite(t, "validate", spec)
-	want := spec + `:9:5: benchmarks[0].env.BENCHSPEC_RLIMIT_AS: invalid size "2GB": want a positive number of bytes with an optional B, KiB, MiB, GiB or TiB suffix, such as 4GiB`
+	want := spec + `:10:32: benchmarks[0].env.BENCHSPEC_RLIMIT_AS: invalid size "2GB": want a positive number of bytes with an optional B, KiB, MiB, GiB or TiB suffix, such as 4GiB`
 	if r.code != 2 || !strings.Contains(r.stderr, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant 2 and\n%s", r.code, r.stderr, want)
 	}
