@@ -183,9 +183,7 @@ func TestUsageNamesTheProgram(t *testing.T) {
 // /dev/full fail the command, and the device stays a device.
 func TestOutputsThatCannotBeWrittenFail(t *testing.T) {
 	bs, suite := binaries(t)
-	if fi, err := os.Stat("/dev/full"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
-		t.Skip("no /dev/full")
-	}
+	requireDevices(t, "/dev/full")
 	dir, specPath := writeQuickSpec(t)
 	report := filepath.Join(dir, "r.json")
 	if r := execIn(t, dir, "", suite, "run", specPath, "--format", "json", "--out", report, "--quiet"); r.code != 0 {
@@ -226,6 +224,7 @@ func TestOutputsThatCannotBeWrittenFail(t *testing.T) {
 // completes; --journal's stays.
 func TestRunToDevicesAndTheJournal(t *testing.T) {
 	_, suite := binaries(t)
+	requireDevices(t, "/dev/null")
 	dir, specPath := writeQuickSpec(t)
 	r := execIn(t, dir, "", suite, "run", specPath, "--format", "json", "--out", "/dev/null")
 	if r.code != 0 || !strings.Contains(r.stderr, "# Journal: quick.journal (deleted when the batch completes") {

@@ -82,11 +82,7 @@ func TestWriteOutputFollowsLinksToFiles(t *testing.T) {
 // root, replacing /dev/null with a regular file would succeed; this runs
 // as root in CI.
 func TestWriteOutputWritesToDevices(t *testing.T) {
-	for _, dev := range []string{"/dev/null", "/dev/full"} {
-		if _, err := os.Stat(dev); err != nil {
-			t.Skipf("%s: %v", dev, err)
-		}
-	}
+	requireDevices(t, "/dev/null", "/dev/full")
 	if err := WriteOutput("/dev/null", nil, writeString("x")); err != nil {
 		t.Errorf("/dev/null: %v", err)
 	}
@@ -131,5 +127,18 @@ func TestWriteOutputWritesToFIFOs(t *testing.T) {
 	}
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
 		t.Errorf("fifo is now %v, %v; want a FIFO", fi.Mode(), err)
+	}
+}
+
+// requireDevices skips a test whose devices are not character devices:
+// on a shared machine, a program that replaced /dev/null with a regular
+// file (as benchspec once did, run as root) breaks the premise, and
+// writing to the file would only keep it a file.
+func requireDevices(t *testing.T, devs ...string) {
+	t.Helper()
+	for _, dev := range devs {
+		if fi, err := os.Stat(dev); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+			t.Skipf("%s is not a character device on this machine (%v): cannot check writing to devices", dev, err)
+		}
 	}
 }
