@@ -50,12 +50,10 @@ var (
 	suiteDoor = frontDoor{"suite validate", func(paths []string, stdout, stderr io.Writer) int {
 		return Suite(context.Background(), append([]string{"validate"}, paths...), registry, stdout, stderr)
 	}}
-	// standaloneDoor is what `benchspec validate` runs.
-	standaloneDoor = frontDoor{"benchspec validate", func(paths []string, _, stderr io.Writer) int {
-		if _, n := spec.ValidateFiles(stderr, paths); n > 0 {
-			return 2
-		}
-		return 0
+	// standaloneDoor is what `benchspec validate` runs: Validate without
+	// a registry.
+	standaloneDoor = frontDoor{"benchspec validate", func(paths []string, stdout, stderr io.Writer) int {
+		return Validate(context.Background(), &Env{Prog: "benchspec", Cmd: "validate", Stdout: stdout, Stderr: stderr}, paths, nil)
 	}}
 )
 
