@@ -29,7 +29,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/benchspec/benchspec/executor/worker"
+	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/benchspec/benchspec/plan"
 )
 

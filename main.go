@@ -3,10 +3,10 @@ package benchspec
 import (
 	"os"
 
-	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/executor/worker"
 	"github.com/benchspec/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/internal/gotest"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/worker"
 )
 
 // Main runs the suite binary: the sub-commands run, list, validate and
@@ -26,7 +26,7 @@ func Main() {
 }
 
 // inProcess runs a forks: 0 assignment in this process.
-func inProcess(a *executor.Assignment, emit func(*executor.Iteration) error) (executor.TimerCalibration, map[string]float64, error) {
+func inProcess(a *protocol.Assignment, emit func(*protocol.Iteration) error) (protocol.TimerCalibration, map[string]float64, error) {
 	body, _ := lookup(a.Run.Benchmark)
 	clock := worker.SystemClock()
 	cal := worker.CalibrateFork(clock)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/benchspec/benchspec/executor/worker"
+	"github.com/benchspec/benchspec/internal/worker"
 )
 
 // RegisterTesting adds a standard go test benchmark function under name,

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/executor/worker"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 	"github.com/google/go-cmp/cmp"
@@ -20,13 +21,13 @@ import (
 // The test binary is its own suite: started as a fork it runs the worker
 // on the benchmarks below, started as a guard it guards.
 func TestMain(m *testing.M) {
-	if os.Getenv(executor.EnvAssignment) != "" {
+	if os.Getenv(protocol.EnvAssignment) != "" {
 		os.Exit(worker.Serve(func(name string) (worker.Func, bool) {
 			fn, ok := benchmarks[name]
 			return fn, ok
 		}))
 	}
-	if os.Getenv(executor.EnvGuard) != "" {
+	if os.Getenv(protocol.EnvGuard) != "" {
 		os.Exit(executor.Guard())
 	}
 	os.Exit(m.Run())
@@ -60,7 +61,7 @@ func testPlan(forks int, names ...string) *plan.Plan {
 }
 
 // forkIDs lists "run/fork pid" of forks.
-func forkIDs(forks []executor.ForkResult) []string {
+func forkIDs(forks []protocol.ForkResult) []string {
 	var out []string
 	for _, f := range forks {
 		out = append(out, fmt.Sprintf("%d/%d %v", f.Run, f.Fork, f.Failed()))
@@ -72,16 +73,16 @@ func forkIDs(forks []executor.ForkResult) []string {
 // every fork that runs is recorded once.
 func TestExecuteSkipsDone(t *testing.T) {
 	p := testPlan(3, "empty", "empty")
-	done := []executor.ForkResult{
+	done := []protocol.ForkResult{
 		{Run: 0, Fork: 1, PID: 1}, {Run: 0, Fork: 3, PID: 3}, {Run: 1, Fork: 2, PID: 5},
 		{Run: 7, Fork: 1, PID: 7}, // not in the plan: ignored
 	}
-	var recorded []executor.ForkResult
+	var recorded []protocol.ForkResult
 	got, err := executor.Execute(context.Background(), p, executor.Options{
 		Executable: os.Args[0],
 		Done:       done,
 		Guard:      true,
-		Record: func(r *plan.Run, f *executor.ForkResult) error {
+		Record: func(r *plan.Run, f *protocol.ForkResult) error {
 			recorded = append(recorded, *f)
 			return nil
 		},
@@ -124,7 +125,7 @@ func TestExecuteRecordError(t *testing.T) {
 	p := testPlan(2, "empty")
 	got, err := executor.Execute(context.Background(), p, executor.Options{
 		Executable: os.Args[0],
-		Record:     func(*plan.Run, *executor.ForkResult) error { return fmt.Errorf("disk full") },
+		Record:     func(*plan.Run, *protocol.ForkResult) error { return fmt.Errorf("disk full") },
 	})
 	if len(got) != 1 || err == nil || err.Error() != "recording fork 1 of empty:avgt: disk full" {
 		t.Errorf("Execute = %d forks, %v; want the one fork and the error", len(got), err)
@@ -143,7 +144,7 @@ func TestExecuteCancelled(t *testing.T) {
 	got, err := executor.Execute(ctx, p, executor.Options{
 		Executable: os.Args[0],
 		Observer:   obs,
-		Record:     func(*plan.Run, *executor.ForkResult) error { recorded++; return nil },
+		Record:     func(*plan.Run, *protocol.ForkResult) error { recorded++; return nil },
 	})
 	if err != nil || recorded != 1 {
 		t.Errorf("err %v, %d recorded; want the first fork", err, recorded)
@@ -173,9 +174,9 @@ type nopObserver struct{}
 
 func (nopObserver) RunStart(*plan.Run)                            {}
 func (nopObserver) ForkStart(*plan.Run, int, int, bool, int, int) {}
-func (nopObserver) Iteration(*plan.Run, int, *executor.Iteration) {}
-func (nopObserver) ForkEnd(*plan.Run, *executor.ForkResult)       {}
-func (nopObserver) RunEnd(*plan.Run, []executor.ForkResult)       {}
+func (nopObserver) Iteration(*plan.Run, int, *protocol.Iteration) {}
+func (nopObserver) ForkEnd(*plan.Run, *protocol.ForkResult)       {}
+func (nopObserver) RunEnd(*plan.Run, []protocol.ForkResult)       {}
 
 // The guard kills the groups it was told about when its stdin ends, as
 // it does when the parent dies.
@@ -189,7 +190,7 @@ func TestGuardKillsGroupsAtEOF(t *testing.T) {
 	go func() { sleeper.Wait(); close(exited) }()
 
 	guard := exec.Command(os.Args[0])
-	guard.Env = append(os.Environ(), executor.EnvGuard+"=1")
+	guard.Env = append(os.Environ(), protocol.EnvGuard+"=1")
 	guard.Stdin = strings.NewReader(fmt.Sprintf("+%d\n+1234567\n-1234567\n", sleeper.Process.Pid))
 	out, err := guard.Output()
 	if err != nil || string(out) != "benchspec guard ready\n" {

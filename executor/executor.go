@@ -34,13 +34,14 @@ import (
 	"os"
 	"slices"
 
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 )
 
 // InProcessFunc runs an assignment in the calling process, for `forks: 0`
 // (debugging only: every benchmark then shares the parent's heap, JIT-free
 // as Go is, its GC state and caches).
-type InProcessFunc func(a *Assignment, emit func(*Iteration) error) (TimerCalibration, map[string]float64, error)
+type InProcessFunc func(a *protocol.Assignment, emit func(*protocol.Iteration) error) (protocol.TimerCalibration, map[string]float64, error)
 
 // Options configure Execute.
 type Options struct {
@@ -61,10 +62,10 @@ type Options struct {
 
 	// Done are forks that already ran (a resumed journal); Execute does
 	// not run them again.
-	Done []ForkResult
+	Done []protocol.ForkResult
 	// Record, when set, is called with each fork as soon as it has ended,
 	// failed or not (the journal appends it).
-	Record func(r *plan.Run, f *ForkResult) error
+	Record func(r *plan.Run, f *protocol.ForkResult) error
 	// Guard starts a guard process for the batch (see EnvGuard) so that
 	// what forks start dies with them even when the parent is killed with
 	// SIGKILL. The Executable must then dispatch on EnvGuard, as
@@ -90,7 +91,7 @@ type Options struct {
 // When ctx is cancelled the running fork is killed and Execute returns
 // what had finished before: a fork cut short by the cancellation is
 // neither returned nor recorded, so that a resumed batch runs it again.
-func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]ForkResult, error) {
+func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkResult, error) {
 	if opts.Executable == "" {
 		exe, err := os.Executable()
 		if err == nil {
@@ -100,7 +101,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]ForkResult, err
 	if opts.TailBytes <= 0 {
 		opts.TailBytes = 16 << 10
 	}
-	x := &execution{ctx: ctx, opts: opts, obs: opts.Observer, done: map[forkID]ForkResult{}}
+	x := &execution{ctx: ctx, opts: opts, obs: opts.Observer, done: map[forkID]protocol.ForkResult{}}
 	if x.obs == nil {
 		x.obs = nopObserver{}
 	}
@@ -141,18 +142,18 @@ type execution struct {
 	opts    Options
 	obs     Observer
 	guard   *guard
-	done    map[forkID]ForkResult // from opts.Done
-	all     int                   // forks in the plan, less those failed runs skip
-	count   int                   // forks finished, including done ones
-	results []ForkResult
+	done    map[forkID]protocol.ForkResult // from opts.Done
+	all     int                            // forks in the plan, less those failed runs skip
+	count   int                            // forks finished, including done ones
+	results []protocol.ForkResult
 	runs    []runState // by run index
 }
 
 // runState is how far one run of the plan is.
 type runState struct {
-	started bool         // RunStart was called
-	forks   []ForkResult // its forks so far, done ones included
-	failed  bool         // a fork failed: the run is over
+	started bool                  // RunStart was called
+	forks   []protocol.ForkResult // its forks so far, done ones included
+	failed  bool                  // a fork failed: the run is over
 }
 
 // fork runs fork f of r unless it is done or its run has failed. stop
@@ -175,7 +176,7 @@ func (x *execution) fork(r *plan.Run, f int) (stop bool, err error) {
 		}
 		warm := f <= r.Settings.WarmupForks
 		x.obs.ForkStart(r, f, n, warm, x.count, x.all)
-		fr = x.start(&Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir})
+		fr = x.start(&protocol.Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir})
 		x.obs.ForkEnd(r, &fr)
 		if fr.Failed() && x.ctx.Err() != nil {
 			return true, nil
@@ -200,7 +201,7 @@ func (x *execution) fork(r *plan.Run, f int) (stop bool, err error) {
 }
 
 // start runs one fork: a fresh process, or in-process for forks: 0.
-func (x *execution) start(a *Assignment) ForkResult {
+func (x *execution) start(a *protocol.Assignment) protocol.ForkResult {
 	if a.Run.Settings.Forks == 0 {
 		return runInProcess(a, x.opts.InProcess, x.obs)
 	}
@@ -208,8 +209,8 @@ func (x *execution) start(a *Assignment) ForkResult {
 }
 
 // sorted returns the results in plan order: by run, then fork.
-func (x *execution) sorted() []ForkResult {
-	slices.SortStableFunc(x.results, func(a, b ForkResult) int {
+func (x *execution) sorted() []protocol.ForkResult {
+	slices.SortStableFunc(x.results, func(a, b protocol.ForkResult) int {
 		return cmp.Or(cmp.Compare(a.Run, b.Run), cmp.Compare(a.Fork, b.Fork))
 	})
 	return x.results
@@ -219,13 +220,13 @@ func (x *execution) sorted() []ForkResult {
 // in-process.
 func forkCount(r *plan.Run) int { return r.ForkCount() }
 
-func runInProcess(a *Assignment, run InProcessFunc, obs Observer) ForkResult {
-	fr := ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: 0}
+func runInProcess(a *protocol.Assignment, run InProcessFunc, obs Observer) protocol.ForkResult {
+	fr := protocol.ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: 0}
 	if run == nil {
 		fr.Err = "forks: 0 (in-process) is not available here"
 		return fr
 	}
-	cal, metrics, err := run(a, func(it *Iteration) error {
+	cal, metrics, err := run(a, func(it *protocol.Iteration) error {
 		fr.Iterations = append(fr.Iterations, *it)
 		obs.Iteration(&a.Run, a.Fork, it)
 		return nil
@@ -242,6 +243,6 @@ type nopObserver struct{}
 
 func (nopObserver) RunStart(*plan.Run)                            {}
 func (nopObserver) ForkStart(*plan.Run, int, int, bool, int, int) {}
-func (nopObserver) Iteration(*plan.Run, int, *Iteration)          {}
-func (nopObserver) ForkEnd(*plan.Run, *ForkResult)                {}
-func (nopObserver) RunEnd(*plan.Run, []ForkResult)                {}
+func (nopObserver) Iteration(*plan.Run, int, *protocol.Iteration) {}
+func (nopObserver) ForkEnd(*plan.Run, *protocol.ForkResult)       {}
+func (nopObserver) RunEnd(*plan.Run, []protocol.ForkResult)       {}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/benchspec/benchspec/internal/protocol"
 )
 
 // runFork runs one assignment in a fresh process of the suite binary and
@@ -19,8 +21,8 @@ import (
 // The fork runs in a process group of its own. Whatever way it ends, the
 // group is killed afterwards, so nothing it started survives it; a fork
 // that leaves processes running after it exited fails for it.
-func runFork(ctx context.Context, a *Assignment, opts Options, obs Observer, g *guard) ForkResult {
-	fr := ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: -1}
+func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Observer, g *guard) protocol.ForkResult {
+	fr := protocol.ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: -1}
 	limits, err := forkLimits(a.Run.Settings.Env)
 	if err != nil {
 		fr.Err = err.Error()
@@ -67,9 +69,9 @@ func verdict(p *process, failure string, finished, killedLate bool) string {
 	case killedLate && finished:
 		failure = fmt.Sprintf("the fork reported its results but did not exit within %s; killed", exitGrace)
 	case killedLate:
-		failure = fmt.Sprintf("the fork closed its result pipe (file descriptor %d) without reporting its results and did not exit within %s; killed", ResultFD, exitGrace)
+		failure = fmt.Sprintf("the fork closed its result pipe (file descriptor %d) without reporting its results and did not exit within %s; killed", protocol.ResultFD, exitGrace)
 	case !finished && p.pipeClosed:
-		failure = fmt.Sprintf("the benchmark closed or replaced file descriptor %d (the result pipe) while running; then the %s", ResultFD, exitReason(p))
+		failure = fmt.Sprintf("the benchmark closed or replaced file descriptor %d (the result pipe) while running; then the %s", protocol.ResultFD, exitReason(p))
 	case !finished:
 		failure = exitReason(p)
 	case exitStatus(p.state) != 0:
@@ -89,13 +91,13 @@ func verdict(p *process, failure string, finished, killedLate bool) string {
 // failure, its result pipe ends, it hangs past the per-iteration timeout,
 // or the batch is interrupted. It kills the fork's group when the fork
 // cannot be trusted to end by itself (garbage, timeout, interruption).
-func collect(ctx context.Context, p *process, a *Assignment, fr *ForkResult, obs Observer) (failure string, finished bool) {
+func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protocol.ForkResult, obs Observer) (failure string, finished bool) {
 	timeout := a.Run.Settings.Timeout
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	phase, index := PhaseWarmup, 0
+	phase, index := protocol.PhaseWarmup, 0
 	if a.Run.Settings.Warmup.Iterations == 0 {
-		phase = PhaseMeasurement
+		phase = protocol.PhaseMeasurement
 	}
 	exited := p.exited
 	var drained <-chan time.Time
@@ -112,11 +114,11 @@ func collect(ctx context.Context, p *process, a *Assignment, fr *ForkResult, obs
 			}
 			timer.Reset(timeout)
 			switch m.msg.Type {
-			case MsgHello:
+			case protocol.MsgHello:
 				if m.msg.Timer != nil {
 					fr.Timer = *m.msg.Timer
 				}
-			case MsgIteration:
+			case protocol.MsgIteration:
 				it := m.msg.Iteration
 				if it == nil {
 					p.kill()
@@ -125,10 +127,10 @@ func collect(ctx context.Context, p *process, a *Assignment, fr *ForkResult, obs
 				fr.Iterations = append(fr.Iterations, *it)
 				obs.Iteration(&a.Run, a.Fork, it)
 				phase, index = it.Phase, it.Index
-			case MsgDone:
+			case protocol.MsgDone:
 				fr.Metrics, fr.Profiles = m.msg.Metrics, m.msg.Profiles
 				return "", true
-			case MsgError:
+			case protocol.MsgError:
 				return m.msg.Error, false
 			default:
 				p.kill()
@@ -159,12 +161,12 @@ func collect(ctx context.Context, p *process, a *Assignment, fr *ForkResult, obs
 
 // forkEnv is the parent's environment, the assignment, and the run's env
 // settings, which win over the inherited ones.
-func forkEnv(a *Assignment) []string {
+func forkEnv(a *protocol.Assignment) []string {
 	assignment, _ := json.Marshal(a)
 	env := make([]string, 0, len(os.Environ())+len(a.Run.Settings.Env)+1)
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, override := a.Run.Settings.Env[k]; override || k == EnvAssignment || k == EnvGuard {
+		if _, override := a.Run.Settings.Env[k]; override || k == protocol.EnvAssignment || k == protocol.EnvGuard {
 			continue
 		}
 		env = append(env, kv)
@@ -172,20 +174,20 @@ func forkEnv(a *Assignment) []string {
 	for k, v := range a.Run.Settings.Env {
 		env = append(env, k+"="+v)
 	}
-	return append(env, EnvAssignment+"="+string(assignment))
+	return append(env, protocol.EnvAssignment+"="+string(assignment))
 }
 
 // nextIteration names the iteration after the last one reported.
-func nextIteration(a *Assignment, phase string, index int) string {
+func nextIteration(a *protocol.Assignment, phase string, index int) string {
 	s := a.Run.Settings
-	if phase == PhaseWarmup && index >= s.Warmup.Iterations {
-		phase, index = PhaseMeasurement, 0
+	if phase == protocol.PhaseWarmup && index >= s.Warmup.Iterations {
+		phase, index = protocol.PhaseMeasurement, 0
 	}
 	return fmt.Sprintf("%s iteration %d", phase, index+1)
 }
 
 type lineMsg struct {
-	msg Message
+	msg protocol.Message
 	err error
 }
 
@@ -196,9 +198,9 @@ func readMessages(r *os.File, out chan<- lineMsg) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	for sc.Scan() {
-		var m Message
+		var m protocol.Message
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil || m.Type == "" {
-			out <- lineMsg{err: fmt.Errorf("garbage on the result pipe (file descriptor %d): %q", ResultFD, clip(sc.Text(), 80))}
+			out <- lineMsg{err: fmt.Errorf("garbage on the result pipe (file descriptor %d): %q", protocol.ResultFD, clip(sc.Text(), 80))}
 			return
 		}
 		out <- lineMsg{msg: m}

@@ -11,12 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
-)
 
-// EnvGuard, set in its environment, makes a suite binary the guard of a
-// batch instead of running a command: benchspec.Main calls Guard when it
-// is set. Nothing a user sets.
-const EnvGuard = "BENCHSPEC_GUARD"
+	"github.com/benchspec/benchspec/internal/protocol"
+)
 
 // The guard is a small process started once per batch (Options.Guard).
 // The parent tells it, on the guard's stdin, the process group of every
@@ -80,11 +77,11 @@ func startGuard(exe string) (*guard, error) {
 	cmd := exec.Command(exe)
 	env := make([]string, 0, len(os.Environ())+1)
 	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != EnvAssignment && k != EnvGuard {
+		if k, _, _ := strings.Cut(kv, "="); k != protocol.EnvAssignment && k != protocol.EnvGuard {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, EnvGuard+"=1")
+	cmd.Env = append(env, protocol.EnvGuard+"=1")
 	// Its own group: a Ctrl-C at the terminal goes to the parent's group
 	// and must not reach the guard.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

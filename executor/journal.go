@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/internal/filehash"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 )
 
@@ -31,10 +32,10 @@ const JournalVersion = 1
 // A fork line cut short by a crash mid-write (no final newline) is
 // ignored and overwritten when the journal is resumed.
 type journalLine struct {
-	Header *JournalHeader `json:"header,omitempty"`
-	Key    string         `json:"key,omitempty"` // the fork's run key, for readers
-	Fork   *ForkResult    `json:"fork,omitempty"`
-	End    *journalEnd    `json:"end,omitempty"`
+	Header *JournalHeader       `json:"header,omitempty"`
+	Key    string               `json:"key,omitempty"` // the fork's run key, for readers
+	Fork   *protocol.ForkResult `json:"fork,omitempty"`
+	End    *journalEnd          `json:"end,omitempty"`
 }
 
 type journalEnd struct {
@@ -119,7 +120,7 @@ func (h *JournalHeader) Check(now *JournalHeader) error {
 type JournalState struct {
 	Header JournalHeader
 	// Forks are the recorded forks, in the order they ran.
-	Forks []ForkResult
+	Forks []protocol.ForkResult
 	// Ended reports whether the batch that wrote the journal ended (ran
 	// everything, or was stopped by --fail-on-error) rather than being
 	// interrupted or killed; Complete whether it ran everything.
@@ -239,7 +240,7 @@ func OpenJournal(path string, st *JournalState) (*Journal, error) {
 func (j *Journal) Path() string { return j.path }
 
 // Append records a finished fork of the run with key.
-func (j *Journal) Append(key string, f *ForkResult) error {
+func (j *Journal) Append(key string, f *protocol.ForkResult) error {
 	return j.write(journalLine{Key: key, Fork: f})
 }
 

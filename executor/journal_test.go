@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/plan"
-	"github.com/benchspec/benchspec/report/hist"
 	"github.com/benchspec/benchspec/spec"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -41,12 +42,12 @@ func testHeader(t *testing.T, p *plan.Plan) JournalHeader {
 }
 
 // A fork as the journal must keep it, with every field set.
-func fullFork() ForkResult {
-	return ForkResult{
+func fullFork() protocol.ForkResult {
+	return protocol.ForkResult{
 		Run: 1, Fork: 2, Warmup: true, PID: 4242, ExitStatus: 0, Wall: 1500 * time.Millisecond,
-		Timer: TimerCalibration{ResolutionNs: 20, OverheadNs: 21.5},
-		Iterations: []Iteration{{
-			Phase: PhaseMeasurement, Index: 1, Ops: 1e6, TimeNs: 1e9, Invocations: 1000000,
+		Timer: protocol.TimerCalibration{ResolutionNs: 20, OverheadNs: 21.5},
+		Iterations: []protocol.Iteration{{
+			Phase: protocol.PhaseMeasurement, Index: 1, Ops: 1e6, TimeNs: 1e9, Invocations: 1000000,
 			Histogram: &hist.Snapshot{Count: 2, Sum: 3, Min: 1, Max: 2, Bins: []hist.Bin{}},
 			Metrics:   map[string]float64{"allocs/op": 1},
 			Windows:   [][2]int64{{1, 2}},
@@ -67,8 +68,8 @@ func TestJournalRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := fullFork()
-	failed := ForkResult{Run: 0, Fork: 1, PID: 7, ExitStatus: 3, Err: "fork exited with status 3", StderrTail: "bye\n"}
-	for _, f := range []ForkResult{failed, full} {
+	failed := protocol.ForkResult{Run: 0, Fork: 1, PID: 7, ExitStatus: 3, Err: "fork exited with status 3", StderrTail: "bye\n"}
+	for _, f := range []protocol.ForkResult{failed, full} {
 		if err := j.Append(p.Runs[f.Run].Key, &f); err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +79,7 @@ func TestJournalRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &JournalState{Header: h, Forks: []ForkResult{failed, full}}
+	want := &JournalState{Header: h, Forks: []protocol.ForkResult{failed, full}}
 	if diff := cmp.Diff(want, st, cmpopts.IgnoreUnexported(JournalState{}), cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
 		t.Errorf("journal round trip (-want +got):\n%s", diff)
 	}
@@ -91,7 +92,7 @@ func TestJournalRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	extra := ForkResult{Run: 0, Fork: 2, PID: 9}
+	extra := protocol.ForkResult{Run: 0, Fork: 2, PID: 9}
 	if err := j.Append("x:avgt", &extra); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestJournalTornLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j.Append("x:avgt", &ForkResult{Run: 0, Fork: 1, PID: 1})
+	j.Append("x:avgt", &protocol.ForkResult{Run: 0, Fork: 1, PID: 1})
 	j.Close()
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"key":"x:avgt","fork":{"run":0,"fork":2,"pi`)
@@ -130,7 +131,7 @@ func TestJournalTornLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j.Append("x:avgt", &ForkResult{Run: 0, Fork: 2, PID: 2})
+	j.Append("x:avgt", &protocol.ForkResult{Run: 0, Fork: 2, PID: 2})
 	j.Close()
 	st, err = LoadJournal(path)
 	if err != nil || len(st.Forks) != 2 || st.Forks[1].PID != 2 {

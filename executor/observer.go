@@ -1,6 +1,9 @@
 package executor
 
-import "github.com/benchspec/benchspec/plan"
+import (
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/plan"
+)
 
 // Observer is told what the executor does, as it happens. The run log and
 // progress displays implement it; the executor itself prints nothing.
@@ -19,9 +22,9 @@ type Observer interface {
 	// failed skip).
 	ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int)
 	// Iteration is called for each iteration a fork reports.
-	Iteration(r *plan.Run, fork int, it *Iteration)
+	Iteration(r *plan.Run, fork int, it *protocol.Iteration)
 	// ForkEnd is called when a fork has finished, failed or not.
-	ForkEnd(r *plan.Run, f *ForkResult)
+	ForkEnd(r *plan.Run, f *protocol.ForkResult)
 	// RunEnd is called after the last fork of a run with all its forks.
-	RunEnd(r *plan.Run, forks []ForkResult)
+	RunEnd(r *plan.Run, forks []protocol.ForkResult)
 }

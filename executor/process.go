@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/benchspec/benchspec/internal/child"
+	"github.com/benchspec/benchspec/internal/protocol"
 )
 
 // How long the parent waits for things a fork should do promptly.
@@ -41,7 +43,7 @@ const (
 // holds the pipe open.
 type process struct {
 	pid     int
-	results *os.File      // our end of the result pipe (the fork's ResultFD)
+	results *os.File      // our end of the result pipe (the fork's protocol.ResultFD)
 	output  *os.File      // our end of the fork's stdout and stderr
 	out     *tail         // the last bytes of the output
 	watch   outWatch      // what the output says about a crash or a hang
@@ -80,7 +82,7 @@ func startProcess(exe string, env []string, tailBytes int) (*process, error) {
 	cmd := exec.Command(exe)
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = ow, ow
-	cmd.ExtraFiles = []*os.File{rw} // fd 3 = ResultFD
+	cmd.ExtraFiles = []*os.File{rw} // fd 3 = protocol.ResultFD
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	p := &process{
 		results: rr,
@@ -90,7 +92,7 @@ func startProcess(exe string, env []string, tailBytes int) (*process, error) {
 		msgs:    make(chan lineMsg),
 		exited:  make(chan struct{}),
 	}
-	waited, err := StartLocked(cmd)
+	waited, err := child.StartLocked(cmd)
 	// The fork has its own copies of the write ends (or never will).
 	rw.Close()
 	ow.Close()
@@ -208,7 +210,7 @@ func (p *process) closedResultPipe() bool {
 	if !ok {
 		return false
 	}
-	link, err := os.Readlink(filepath.Join(fdDir, strconv.Itoa(ResultFD)))
+	link, err := os.Readlink(filepath.Join(fdDir, strconv.Itoa(protocol.ResultFD)))
 	return err != nil || link != fmt.Sprintf("pipe:[%d]", st.Ino)
 }
 
@@ -262,24 +264,4 @@ func processName(pid int) string {
 		return "?"
 	}
 	return strings.TrimSpace(string(data))
-}
-
-// StartLocked starts cmd from a goroutine locked to its OS thread for the
-// child's whole life: Pdeathsig fires when the thread that started the
-// child exits, not the process (go.dev/issue/27505). The channel gets
-// Wait's error once the child has exited.
-func StartLocked(cmd *exec.Cmd) (<-chan error, error) {
-	started := make(chan error, 1)
-	exited := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		exited <- cmd.Wait()
-	}()
-	return exited, <-started
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/google/go-cmp/cmp"
 )
@@ -94,9 +95,9 @@ func (e *events) RunStart(r *plan.Run) { e.log = append(e.log, fmt.Sprintf("star
 func (e *events) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
 	e.log = append(e.log, fmt.Sprintf("fork %d/%d (%d of %d done)", r.Index, fork, done, all))
 }
-func (e *events) Iteration(*plan.Run, int, *executor.Iteration) {}
-func (e *events) ForkEnd(*plan.Run, *executor.ForkResult)       {}
-func (e *events) RunEnd(r *plan.Run, forks []executor.ForkResult) {
+func (e *events) Iteration(*plan.Run, int, *protocol.Iteration) {}
+func (e *events) ForkEnd(*plan.Run, *protocol.ForkResult)       {}
+func (e *events) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 	e.log = append(e.log, fmt.Sprintf("end %d (%d forks)", r.Index, len(forks)))
 }
 

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/plan"
-	"github.com/benchspec/benchspec/report/hist"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -22,8 +22,8 @@ import (
 // incomplete. Fork results whose run index is not in the plan are ignored.
 // The part of a sharded plan (plan.Shard) records its Shard. Order is the
 // caller's to set: the plan does not know it.
-func Build(p *plan.Plan, forks []executor.ForkResult, env Env) *Report {
-	byRun := make([][]executor.ForkResult, len(p.Runs))
+func Build(p *plan.Plan, forks []protocol.ForkResult, env Env) *Report {
+	byRun := make([][]protocol.ForkResult, len(p.Runs))
 	for _, f := range forks {
 		if f.Run >= 0 && f.Run < len(byRun) {
 			byRun[f.Run] = append(byRun[f.Run], f)
@@ -82,14 +82,14 @@ func median(xs []float64) Float {
 // does: the live run log shows a run's result with it the moment the run
 // ends. gomaxprocs is the parent's (Env.GOMAXPROCS), which a run's
 // threads default to.
-func BuildRun(r *plan.Run, forks []executor.ForkResult, gomaxprocs int) Run {
-	run, _ := buildRun(r, append([]executor.ForkResult(nil), forks...), gomaxprocs)
+func BuildRun(r *plan.Run, forks []protocol.ForkResult, gomaxprocs int) Run {
+	run, _ := buildRun(r, append([]protocol.ForkResult(nil), forks...), gomaxprocs)
 	return run
 }
 
 // buildRun computes one run from all its forks, sorting them. complete is false when
 // the run stopped before all its measured forks ran without a failure.
-func buildRun(r *plan.Run, forks []executor.ForkResult, gomaxprocs int) (run Run, complete bool) {
+func buildRun(r *plan.Run, forks []protocol.ForkResult, gomaxprocs int) (run Run, complete bool) {
 	sort.SliceStable(forks, func(i, j int) bool { return forks[i].Fork < forks[j].Fork })
 	unit := UnitNs(r.Settings.TimeUnit)
 	run = Run{
@@ -109,7 +109,7 @@ func buildRun(r *plan.Run, forks []executor.ForkResult, gomaxprocs int) (run Run
 	for _, p := range r.Params {
 		run.Params[p.Name] = p.Value
 	}
-	var measured []*executor.ForkResult
+	var measured []*protocol.ForkResult
 	for i := range forks {
 		f := &forks[i]
 		run.Forks[i] = forkOf(r.Mode, unit, f)
@@ -145,11 +145,11 @@ func buildRun(r *plan.Run, forks []executor.ForkResult, gomaxprocs int) (run Run
 
 // mergeSamples merges the sample histograms of all measurement iterations
 // of the measured forks.
-func mergeSamples(measured []*executor.ForkResult) *hist.Histogram {
+func mergeSamples(measured []*protocol.ForkResult) *hist.Histogram {
 	h := &hist.Histogram{}
 	for _, f := range measured {
 		for _, it := range f.Iterations {
-			if it.Phase == executor.PhaseMeasurement && it.Histogram != nil {
+			if it.Phase == protocol.PhaseMeasurement && it.Histogram != nil {
 				h.Merge(hist.FromSnapshot(*it.Histogram))
 			}
 		}
@@ -159,14 +159,14 @@ func mergeSamples(measured []*executor.ForkResult) *hist.Histogram {
 
 // primaryOf computes the primary metric over the measurement iterations of
 // the measured forks; in sample mode over their merged samples.
-func primaryOf(r *plan.Run, unit float64, measured []*executor.ForkResult, samples *hist.Histogram) Metric {
+func primaryOf(r *plan.Run, unit float64, measured []*protocol.ForkResult, samples *hist.Histogram) Metric {
 	name := Unit(r.Mode, r.Settings.TimeUnit)
 	raw := make([][]float64, len(measured))
 	for i, f := range measured {
 		raw[i] = []float64{}
 		for j := range f.Iterations {
 			it := &f.Iterations[j]
-			if it.Phase != executor.PhaseMeasurement {
+			if it.Phase != protocol.PhaseMeasurement {
 				continue
 			}
 			raw[i] = append(raw[i], score(r.Mode, unit, it))
@@ -182,7 +182,7 @@ func primaryOf(r *plan.Run, unit float64, measured []*executor.ForkResult, sampl
 // forks, and the iteration metrics averaged over the measurement
 // iterations (these win over a fork metric of the same name). A metric's
 // name is also its unit.
-func addSecondary(into map[string]Metric, measured []*executor.ForkResult) {
+func addSecondary(into map[string]Metric, measured []*protocol.ForkResult) {
 	forkRaw := map[string][][]float64{}
 	for _, f := range measured {
 		for name, v := range f.Metrics {
@@ -192,7 +192,7 @@ func addSecondary(into map[string]Metric, measured []*executor.ForkResult) {
 	iterRaw := map[string][][]float64{}
 	for i, f := range measured {
 		for _, it := range f.Iterations {
-			if it.Phase != executor.PhaseMeasurement {
+			if it.Phase != protocol.PhaseMeasurement {
 				continue
 			}
 			for name, v := range it.Metrics {
@@ -255,7 +255,7 @@ func phaseOf(it spec.Iterations) Phase {
 	return Phase{Iterations: it.Iterations, Time: it.Time.String(), BatchSize: it.BatchSize}
 }
 
-func forkOf(mode string, unit float64, f *executor.ForkResult) Fork {
+func forkOf(mode string, unit float64, f *protocol.ForkResult) Fork {
 	out := Fork{
 		Fork:       f.Fork,
 		Warmup:     f.Warmup,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -109,7 +109,7 @@ func TestBuildIncomplete(t *testing.T) {
 	if rep := Build(p, forks, env); !rep.Complete || len(rep.Runs) != 4 {
 		t.Fatalf("fixture: complete %v with %d runs, want complete with 4", rep.Complete, len(rep.Runs))
 	}
-	var kept []executor.ForkResult
+	var kept []protocol.ForkResult
 	for _, f := range forks {
 		// run 0 loses its last measured fork; run 1 never started
 		if !(f.Run == 0 && f.Fork == 3) && f.Run != 1 {
@@ -172,7 +172,7 @@ func TestBuildIterationMetrics(t *testing.T) {
 		for j := range f.Iterations {
 			// 1..3 in fork 2, 2..4 in fork 3; warmup fork and warmup iterations far off
 			v := float64(f.Fork - 2 + f.Iterations[j].Index)
-			if f.Warmup || f.Iterations[j].Phase == executor.PhaseWarmup {
+			if f.Warmup || f.Iterations[j].Phase == protocol.PhaseWarmup {
 				v = 1000
 			}
 			f.Iterations[j].Metrics = map[string]float64{"gc.count": v}

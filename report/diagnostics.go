@@ -1,23 +1,23 @@
 package report
 
 import (
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/diag"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/plan"
-	"github.com/benchspec/benchspec/report/diag"
-	"github.com/benchspec/benchspec/report/hist"
 	"github.com/benchspec/benchspec/spec"
 )
 
-// diagnose runs the trust diagnostics (package report/diag) on a run that
+// diagnose runs the trust diagnostics (package internal/diag) on a run that
 // measured, with the thresholds of its spec entry.
-func diagnose(r *plan.Run, threads int, measured []*executor.ForkResult, primary *Metric, samples *hist.Histogram) []Diagnostic {
+func diagnose(r *plan.Run, threads int, measured []*protocol.ForkResult, primary *Metric, samples *hist.Histogram) []Diagnostic {
 	in := &diag.Input{
 		Mode:     r.Mode,
 		Settings: r.Settings,
 		Threads:  threads,
 		Unit:     primary.ScoreUnit,
 		UnitNs:   UnitNs(r.Settings.TimeUnit),
-		Forks:    make([]executor.ForkResult, len(measured)),
+		Forks:    make([]protocol.ForkResult, len(measured)),
 		Scores:   make([][]float64, len(primary.RawData)),
 		Score:    float64(primary.Score),
 		Error:    float64(primary.ScoreError),

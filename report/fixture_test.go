@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/plan"
-	"github.com/benchspec/benchspec/report/hist"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -51,25 +51,25 @@ func settings(timeUnit string, forks, warmupForks, warmupIts, measureIts int) sp
 }
 
 // timed returns an iteration of ops operations at perOpNs each.
-func timed(phase string, index int, ops, perOpNs float64) executor.Iteration {
-	return executor.Iteration{Phase: phase, Index: index, Ops: ops, TimeNs: ops * perOpNs, Invocations: uint64(ops)}
+func timed(phase string, index int, ops, perOpNs float64) protocol.Iteration {
+	return protocol.Iteration{Phase: phase, Index: index, Ops: ops, TimeNs: ops * perOpNs, Invocations: uint64(ops)}
 }
 
 // sampled returns a sample-mode iteration holding the samples lo..hi ns.
-func sampled(phase string, index, lo, hi int) executor.Iteration {
+func sampled(phase string, index, lo, hi int) protocol.Iteration {
 	h := &hist.Histogram{}
 	for v := lo; v <= hi; v++ {
 		h.Record(float64(v))
 	}
 	s := h.Snapshot()
-	return executor.Iteration{Phase: phase, Index: index, Ops: float64(h.Count()), TimeNs: h.Sum(),
+	return protocol.Iteration{Phase: phase, Index: index, Ops: float64(h.Count()), TimeNs: h.Sum(),
 		Invocations: h.Count(), Histogram: &s}
 }
 
 // fork returns a successful fork result.
-func fork(run, n int, warmup bool, its ...executor.Iteration) executor.ForkResult {
-	return executor.ForkResult{Run: run, Fork: n, Warmup: warmup, PID: 1000 + 10*run + n,
-		Wall: time.Duration(2+n) * time.Second, Timer: executor.TimerCalibration{ResolutionNs: 30 + float64(n), OverheadNs: 20},
+func fork(run, n int, warmup bool, its ...protocol.Iteration) protocol.ForkResult {
+	return protocol.ForkResult{Run: run, Fork: n, Warmup: warmup, PID: 1000 + 10*run + n,
+		Wall: time.Duration(2+n) * time.Second, Timer: protocol.TimerCalibration{ResolutionNs: 30 + float64(n), OverheadNs: 20},
 		Iterations: its}
 }
 
@@ -78,8 +78,8 @@ func fork(run, n int, warmup bool, its ...executor.Iteration) executor.ForkResul
 // with their fork results and a fixed environment. It is
 // internal/reporttest.Fixture, which these tests cannot import: that
 // package imports report.
-func fixture() (*plan.Plan, []executor.ForkResult, Env) {
-	const W, M = executor.PhaseWarmup, executor.PhaseMeasurement
+func fixture() (*plan.Plan, []protocol.ForkResult, Env) {
+	const W, M = protocol.PhaseWarmup, protocol.PhaseMeasurement
 	ss := settings("us", 2, 0, 0, 2)
 	ss.Measurement.BatchSize = 1000
 	p := &plan.Plan{
@@ -97,7 +97,7 @@ func fixture() (*plan.Plan, []executor.ForkResult, Env) {
 				Settings: ss, Spec: "bench/seeds.yaml", Entry: 2, Estimate: 40 * time.Second},
 		},
 	}
-	avgt := func(n int, warmup bool, scores ...float64) executor.ForkResult {
+	avgt := func(n int, warmup bool, scores ...float64) protocol.ForkResult {
 		f := fork(0, n, warmup, timed(W, 1, 1e6, 100), timed(W, 2, 1e6, 50))
 		for i, s := range scores {
 			f.Iterations = append(f.Iterations, timed(M, i+1, 1e6, s))
@@ -108,10 +108,10 @@ func fixture() (*plan.Plan, []executor.ForkResult, Env) {
 	f2, f3 := avgt(2, false, 10, 11, 12), avgt(3, false, 12, 13, 14)
 	f2.Metrics = map[string]float64{"allocs/op": 2}
 	f3.Metrics = map[string]float64{"allocs/op": 4}
-	crashed := fork(3, 2, false, executor.Iteration{Phase: M, Index: 1, Ops: 1000, TimeNs: 5e5, Invocations: 1})
+	crashed := fork(3, 2, false, protocol.Iteration{Phase: M, Index: 1, Ops: 1000, TimeNs: 5e5, Invocations: 1})
 	crashed.ExitStatus, crashed.Err = 2, "exit status 2"
 	crashed.StderrTail = "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n"
-	forks := []executor.ForkResult{
+	forks := []protocol.ForkResult{
 		f3, warm, f2, // out of order on purpose
 		fork(1, 1, false, timed(W, 1, 4e6, 250), timed(M, 1, 5e6, 200)),
 		fork(2, 1, false, sampled(W, 1, 1, 100), sampled(M, 1, 1, 500), sampled(M, 2, 501, 1000)),

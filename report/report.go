@@ -216,7 +216,7 @@ type Histogram struct {
 }
 
 // Diagnostic is a reason to distrust a number, returned as data (see
-// package report/diag for the codes and their thresholds).
+// package internal/diag for the codes and their thresholds).
 type Diagnostic struct {
 	Code     string           `json:"code"`     // stable, e.g. DEAD_CODE
 	Severity string           `json:"severity"` // "warning" or "info"

@@ -3,7 +3,7 @@ package report
 import (
 	"math"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -33,11 +33,11 @@ func Unit(mode, timeUnit string) string {
 // time unit (see Unit): thrpt Ops/TimeNs, the others TimeNs/Ops, sample
 // mode the exact mean of the iteration's samples. It is NaN where the
 // division is undefined (no ops, no time).
-func IterationScore(r *plan.Run, it *executor.Iteration) float64 {
+func IterationScore(r *plan.Run, it *protocol.Iteration) float64 {
 	return score(r.Mode, UnitNs(r.Settings.TimeUnit), it)
 }
 
-func score(mode string, unit float64, it *executor.Iteration) float64 {
+func score(mode string, unit float64, it *protocol.Iteration) float64 {
 	switch {
 	case mode == spec.ModeThroughput:
 		if it.TimeNs <= 0 {

@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 )
 
 // Confidence is the level of every score error and confidence interval.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 )
 
 // near reports whether got is within rel (relative) of want; NaN matches NaN.

@@ -3,7 +3,7 @@ package spec
 import "slices"
 
 // DiagSettings are the thresholds of the trust diagnostics (package
-// report/diag) for one entry: `diagnostics:` in the spec's defaults or in
+// internal/diag) for one entry: `diagnostics:` in the spec's defaults or in
 // an entry, overridden key by key; an entry's ignore list replaces the
 // defaults' one.
 //
@@ -54,7 +54,7 @@ type DiagSettings struct {
 // DefaultDiagSettings returns the default thresholds. They are chosen so
 // that sound benchmarks stay silent on a shared, noisy machine: every
 // statistical test needs strict significance and an effect large enough
-// to matter (see the package doc of report/diag).
+// to matter (see the package doc of internal/diag).
 func DefaultDiagSettings() DiagSettings {
 	return DiagSettings{
 		Ignore:                   []string{},

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 )
 
@@ -20,7 +20,7 @@ func measurementTime(r plan.Run) time.Duration {
 // testing.B process of the body named test in its `for b.Loop()` form
 // and, with classic, in its `for range b.N` form too. It returns the forks
 // and the testing.B figures in ns/op (classic: nil without).
-func (d *driver) versusTesting(r plan.Run, test string, classic bool) (forks []executor.ForkResult, tb, tbN []float64, err error) {
+func (d *driver) versusTesting(r plan.Run, test string, classic bool) (forks []protocol.ForkResult, tb, tbN []float64, err error) {
 	fns := []func(int) error{
 		d.h.forkInto(r, &forks),
 		d.h.testingInto(test, false, measurementTime(r), &tb),
@@ -34,7 +34,7 @@ func (d *driver) versusTesting(r plan.Run, test string, classic bool) (forks []e
 	return forks, tb, tbN, err
 }
 
-func (d *driver) forkScores(r plan.Run, forks []executor.ForkResult) []float64 {
+func (d *driver) forkScores(r plan.Run, forks []protocol.ForkResult) []float64 {
 	out := make([]float64, len(forks))
 	for i, f := range forks {
 		out[i] = d.h.forkScore(r, f)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchspec/benchspec/executor/worker"
+	"github.com/benchspec/benchspec/internal/worker"
 )
 
 // The driver re-executes this binary in a child mode (envChild) for

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -25,9 +25,9 @@ func (c *forkClock) RunStart(*plan.Run) {}
 func (c *forkClock) ForkStart(_ *plan.Run, fork, _ int, _ bool, _, _ int) {
 	c.start[fork] = time.Now()
 }
-func (c *forkClock) Iteration(*plan.Run, int, *executor.Iteration) {}
-func (c *forkClock) ForkEnd(*plan.Run, *executor.ForkResult)       {}
-func (c *forkClock) RunEnd(*plan.Run, []executor.ForkResult)       {}
+func (c *forkClock) Iteration(*plan.Run, int, *protocol.Iteration) {}
+func (c *forkClock) ForkEnd(*plan.Run, *protocol.ForkResult)       {}
+func (c *forkClock) RunEnd(*plan.Run, []protocol.ForkResult)       {}
 
 // forkCost is item 4: the wall time of a minimal fork, split into its
 // parts by the fork's own timestamps, with calibration, baseline and a

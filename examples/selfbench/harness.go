@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/host"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -54,17 +55,17 @@ func (h *harness) run(key string) plan.Run {
 }
 
 // fork runs one fork of r in a batch of its own and returns its result.
-func (h *harness) fork(r plan.Run) (executor.ForkResult, error) {
+func (h *harness) fork(r plan.Run) (protocol.ForkResult, error) {
 	r.Index, r.Settings.Forks, r.Settings.WarmupForks = 0, 1, 0
 	forks, err := h.forks(r, nil)
 	if err != nil {
-		return executor.ForkResult{}, err
+		return protocol.ForkResult{}, err
 	}
 	return forks[0], nil
 }
 
 // forkInto is a step for alternate: one fork of r, appended to into.
-func (h *harness) forkInto(r plan.Run, into *[]executor.ForkResult) func(int) error {
+func (h *harness) forkInto(r plan.Run, into *[]protocol.ForkResult) func(int) error {
 	return func(int) error {
 		f, err := h.fork(r)
 		*into = append(*into, f)
@@ -84,7 +85,7 @@ func (h *harness) testingInto(test string, classic bool, benchtime time.Duration
 }
 
 // forks runs all forks of r as one batch, as `run` does.
-func (h *harness) forks(r plan.Run, obs executor.Observer) ([]executor.ForkResult, error) {
+func (h *harness) forks(r plan.Run, obs executor.Observer) ([]protocol.ForkResult, error) {
 	r.Index = 0
 	p := &plan.Plan{Suite: h.plan.Suite, Specs: h.plan.Specs, Runs: []plan.Run{r}}
 	forks, err := executor.Execute(h.ctx, p, executor.Options{Executable: h.exe, Observer: obs, Guard: true})
@@ -104,9 +105,9 @@ func (h *harness) forks(r plan.Run, obs executor.Observer) ([]executor.ForkResul
 
 // join computes the report of r from forks that ran one at a time, as if
 // they had been the forks of one run.
-func (h *harness) join(r plan.Run, forks []executor.ForkResult) report.Run {
+func (h *harness) join(r plan.Run, forks []protocol.ForkResult) report.Run {
 	r.Index, r.Settings.Forks, r.Settings.WarmupForks = 0, len(forks), 0
-	joined := make([]executor.ForkResult, len(forks))
+	joined := make([]protocol.ForkResult, len(forks))
 	for i, f := range forks {
 		f.Run, f.Fork = 0, i+1
 		joined[i] = f
@@ -166,8 +167,8 @@ func alternate(rounds int, fns ...func(round int) error) error {
 
 // forkScore is a fork's score in its run's unit: the mean of its
 // measurement iterations' scores.
-func (h *harness) forkScore(r plan.Run, f executor.ForkResult) float64 {
-	return float64(h.join(r, []executor.ForkResult{f}).Primary.Score)
+func (h *harness) forkScore(r plan.Run, f protocol.ForkResult) float64 {
+	return float64(h.join(r, []protocol.ForkResult{f}).Primary.Score)
 }
 
 // iterationScores are the measurement iteration scores of a joined run.

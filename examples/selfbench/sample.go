@@ -8,8 +8,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 )
 
 // sampleMode is item 6: log.Classic in sample mode against avgt, fork
@@ -17,7 +17,7 @@ import (
 // samples.
 func (d *driver) sampleMode() error {
 	rs, rb, ra := d.h.run("log.Classic:sample"), d.h.run("log.Classic:sample#2"), d.h.run("log.Classic:avgt")
-	var sample, batched, avgt []executor.ForkResult
+	var sample, batched, avgt []protocol.ForkResult
 	if err := alternate(rs.Settings.Forks, d.h.forkInto(rs, &sample), d.h.forkInto(rb, &batched), d.h.forkInto(ra, &avgt)); err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (d *driver) sampleMode() error {
 }
 
 // medianTimer is the median clock-read overhead the forks measured.
-func medianTimer(forks []executor.ForkResult) float64 {
+func medianTimer(forks []protocol.ForkResult) float64 {
 	var v []float64
 	for _, f := range forks {
 		v = append(v, f.Timer.OverheadNs)

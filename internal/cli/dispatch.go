@@ -4,20 +4,21 @@ import (
 	"os"
 
 	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/executor/worker"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/worker"
 )
 
 // A benchmark binary — a suite, or cmd/benchspec for package benchmarks —
-// starts copies of itself: each fork (executor.EnvAssignment in its
+// starts copies of itself: each fork (protocol.EnvAssignment in its
 // environment holds what to measure) and the guard of a batch
-// (executor.EnvGuard: it ends the forks if the batch dies). Such a
+// (protocol.EnvGuard: it ends the forks if the batch dies). Such a
 // process serves that role and is no command line; ServeChild and
 // IsChild are the one place that decides.
 
 // IsChild reports whether this process was started by a batch as a fork
 // or a guard.
 func IsChild() bool {
-	return os.Getenv(executor.EnvAssignment) != "" || os.Getenv(executor.EnvGuard) != ""
+	return os.Getenv(protocol.EnvAssignment) != "" || os.Getenv(protocol.EnvGuard) != ""
 }
 
 // ServeChild serves the role of a process a batch started, and exits; it
@@ -26,9 +27,9 @@ func IsChild() bool {
 // run only test binaries).
 func ServeChild(lookup worker.BodyLookup) {
 	switch {
-	case os.Getenv(executor.EnvAssignment) != "":
+	case os.Getenv(protocol.EnvAssignment) != "":
 		os.Exit(worker.ServeBodies(lookup))
-	case os.Getenv(executor.EnvGuard) != "":
+	case os.Getenv(protocol.EnvGuard) != "":
 		os.Exit(executor.Guard())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 )
 
@@ -101,7 +102,7 @@ func openJournal(e *Env, p *plan.Plan, exe, path string, resumed *executor.Journ
 }
 
 // done returns the forks the journal already holds.
-func (rj *runJournal) done() []executor.ForkResult {
+func (rj *runJournal) done() []protocol.ForkResult {
 	if rj == nil || rj.resumed == nil {
 		return nil
 	}
@@ -109,11 +110,11 @@ func (rj *runJournal) done() []executor.ForkResult {
 }
 
 // record is executor.Options.Record; nil without a journal.
-func (rj *runJournal) record() func(*plan.Run, *executor.ForkResult) error {
+func (rj *runJournal) record() func(*plan.Run, *protocol.ForkResult) error {
 	if rj == nil {
 		return nil
 	}
-	return func(r *plan.Run, f *executor.ForkResult) error { return rj.j.Append(r.Key, f) }
+	return func(r *plan.Run, f *protocol.ForkResult) error { return rj.j.Append(r.Key, f) }
 }
 
 // close ends the journal: with an end line when the batch ended rather

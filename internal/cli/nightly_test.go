@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/runlog"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
@@ -157,10 +158,10 @@ func TestProgressLines(t *testing.T) {
 	l := newLines(&out, p, func() time.Time { return now })
 	l.ForkStart(&p.Runs[0], 1, 2, false, 0, 4)
 	now = now.Add(5 * time.Second) // half the estimate: the ETA halves too
-	l.ForkEnd(&p.Runs[0], &executor.ForkResult{Fork: 1, Wall: 5 * time.Second})
+	l.ForkEnd(&p.Runs[0], &protocol.ForkResult{Fork: 1, Wall: 5 * time.Second})
 	l.ForkStart(&p.Runs[1], 1, 2, false, 1, 3) // run a failed: its fork 2 left the count; 10 s of plan left, at 6/20 of the estimate
 	now = now.Add(time.Second)
-	l.ForkEnd(&p.Runs[1], &executor.ForkResult{Fork: 1, Wall: time.Second, Err: "exit status 2\nmore"})
+	l.ForkEnd(&p.Runs[1], &protocol.ForkResult{Fork: 1, Wall: time.Second, Err: "exit status 2\nmore"})
 	want := "2026-01-15T02:30:05Z [1/4] a:avgt fork 1 of 2: ok in 5s, ETA 00:00:15\n" +
 		"2026-01-15T02:30:06Z [2/3] b:avgt fork 1 of 2: FAILED: exit status 2, in 1s, ETA 00:00:03\n"
 	if diff := cmp.Diff(want, out.String()); diff != "" {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/runlog"
 	"github.com/benchspec/benchspec/plan"
 )
@@ -72,19 +73,19 @@ func (o fanOut) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all i
 	}
 }
 
-func (o fanOut) Iteration(r *plan.Run, fork int, it *executor.Iteration) {
+func (o fanOut) Iteration(r *plan.Run, fork int, it *protocol.Iteration) {
 	for _, x := range o {
 		x.Iteration(r, fork, it)
 	}
 }
 
-func (o fanOut) ForkEnd(r *plan.Run, f *executor.ForkResult) {
+func (o fanOut) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 	for _, x := range o {
 		x.ForkEnd(r, f)
 	}
 }
 
-func (o fanOut) RunEnd(r *plan.Run, forks []executor.ForkResult) {
+func (o fanOut) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 	for _, x := range o {
 		x.RunEnd(r, forks)
 	}
@@ -116,7 +117,7 @@ func (p *progress) forkStart(r *plan.Run, fork, total int, warmup bool, done, al
 	p.eta.Start(r)
 }
 
-func (p *progress) forkEnd(r *plan.Run, f *executor.ForkResult) {
+func (p *progress) forkEnd(r *plan.Run, f *protocol.ForkResult) {
 	p.eta.End(r, f.Wall)
 	p.done++
 	p.started = time.Time{}
@@ -145,13 +146,13 @@ func newLines(w io.Writer, p *plan.Plan, now func() time.Time) *lines {
 }
 
 func (l *lines) RunStart(*plan.Run)                              {}
-func (l *lines) Iteration(*plan.Run, int, *executor.Iteration)   {}
-func (l *lines) RunEnd(r *plan.Run, forks []executor.ForkResult) {}
+func (l *lines) Iteration(*plan.Run, int, *protocol.Iteration)   {}
+func (l *lines) RunEnd(r *plan.Run, forks []protocol.ForkResult) {}
 func (l *lines) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
 	l.forkStart(r, fork, total, warmup, done, all, l.now())
 }
 
-func (l *lines) ForkEnd(r *plan.Run, f *executor.ForkResult) {
+func (l *lines) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 	l.forkEnd(r, f)
 	now := l.now()
 	status := "ok"
@@ -222,8 +223,8 @@ func (b *bar) describe(now time.Time) string {
 }
 
 func (b *bar) RunStart(*plan.Run)                              {}
-func (b *bar) Iteration(*plan.Run, int, *executor.Iteration)   {}
-func (b *bar) RunEnd(r *plan.Run, forks []executor.ForkResult) {}
+func (b *bar) Iteration(*plan.Run, int, *protocol.Iteration)   {}
+func (b *bar) RunEnd(r *plan.Run, forks []protocol.ForkResult) {}
 
 func (b *bar) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
 	b.mu.Lock()
@@ -236,7 +237,7 @@ func (b *bar) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int
 	b.bar.Describe(d)
 }
 
-func (b *bar) ForkEnd(r *plan.Run, f *executor.ForkResult) {
+func (b *bar) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 	b.mu.Lock()
 	name := b.name
 	b.forkEnd(r, f)

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/report"
 	"github.com/google/go-cmp/cmp"
 )
@@ -32,7 +32,7 @@ const envMain = "FAULTSUITE_TEST_MAIN"
 const envMark = "FAULTSUITE_TEST_MARK"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(envMain) != "" || os.Getenv(executor.EnvAssignment) != "" || os.Getenv(executor.EnvGuard) != "" {
+	if os.Getenv(envMain) != "" || os.Getenv(protocol.EnvAssignment) != "" || os.Getenv(protocol.EnvGuard) != "" {
 		main()
 	}
 	os.Exit(m.Run())
@@ -330,7 +330,7 @@ func TestFailOnError(t *testing.T) {
 // executor.LoadJournal.
 type journal struct {
 	header map[string]any
-	forks  []executor.ForkResult
+	forks  []protocol.ForkResult
 	keys   []string
 	end    *struct{ Complete bool }
 }
@@ -349,7 +349,7 @@ func readJournal(t *testing.T, path string) journal {
 		var line struct {
 			Header map[string]any
 			Key    string
-			Fork   *executor.ForkResult
+			Fork   *protocol.ForkResult
 			End    *struct{ Complete bool }
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {

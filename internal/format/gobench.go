@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -86,7 +86,7 @@ func (GoBench) Render(w io.Writer, r *report.Report) error {
 			}
 			first := true
 			for _, it := range f.Iterations {
-				if it.Phase != executor.PhaseMeasurement || !it.Score.Valid() {
+				if it.Phase != protocol.PhaseMeasurement || !it.Score.Valid() {
 					continue
 				}
 				res := &benchfmt.Result{Config: config, Name: benchfmt.Name(name), Iters: max(int(math.Round(float64(it.Ops))), 1),

@@ -14,10 +14,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
-	"github.com/benchspec/benchspec/report/hist"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -57,33 +57,33 @@ func Settings(timeUnit string, forks, warmupForks, warmupIts, measureIts int) sp
 }
 
 // Timed returns an iteration of ops operations at perOpNs each.
-func Timed(phase string, index int, ops, perOpNs float64) executor.Iteration {
-	return executor.Iteration{Phase: phase, Index: index, Ops: ops, TimeNs: ops * perOpNs, Invocations: uint64(ops)}
+func Timed(phase string, index int, ops, perOpNs float64) protocol.Iteration {
+	return protocol.Iteration{Phase: phase, Index: index, Ops: ops, TimeNs: ops * perOpNs, Invocations: uint64(ops)}
 }
 
 // Sampled returns a sample-mode iteration holding the samples lo..hi ns.
-func Sampled(phase string, index, lo, hi int) executor.Iteration {
+func Sampled(phase string, index, lo, hi int) protocol.Iteration {
 	h := &hist.Histogram{}
 	for v := lo; v <= hi; v++ {
 		h.Record(float64(v))
 	}
 	s := h.Snapshot()
-	return executor.Iteration{Phase: phase, Index: index, Ops: float64(h.Count()), TimeNs: h.Sum(),
+	return protocol.Iteration{Phase: phase, Index: index, Ops: float64(h.Count()), TimeNs: h.Sum(),
 		Invocations: h.Count(), Histogram: &s}
 }
 
 // Fork returns a successful fork result.
-func Fork(run, n int, warmup bool, its ...executor.Iteration) executor.ForkResult {
-	return executor.ForkResult{Run: run, Fork: n, Warmup: warmup, PID: 1000 + 10*run + n,
-		Wall: time.Duration(2+n) * time.Second, Timer: executor.TimerCalibration{ResolutionNs: 30 + float64(n), OverheadNs: 20},
+func Fork(run, n int, warmup bool, its ...protocol.Iteration) protocol.ForkResult {
+	return protocol.ForkResult{Run: run, Fork: n, Warmup: warmup, PID: 1000 + 10*run + n,
+		Wall: time.Duration(2+n) * time.Second, Timer: protocol.TimerCalibration{ResolutionNs: 30 + float64(n), OverheadNs: 20},
 		Iterations: its}
 }
 
 // Fixture is a plan of five runs — avgt with a warmup fork and fork
 // metrics, thrpt with a single iteration, sample, ss with a failed fork —
 // with their fork results and a fixed environment.
-func Fixture() (*plan.Plan, []executor.ForkResult, report.Env) {
-	const W, M = executor.PhaseWarmup, executor.PhaseMeasurement
+func Fixture() (*plan.Plan, []protocol.ForkResult, report.Env) {
+	const W, M = protocol.PhaseWarmup, protocol.PhaseMeasurement
 	ss := Settings("us", 2, 0, 0, 2)
 	ss.Measurement.BatchSize = 1000
 	p := &plan.Plan{
@@ -101,7 +101,7 @@ func Fixture() (*plan.Plan, []executor.ForkResult, report.Env) {
 				Settings: ss, Spec: "bench/seeds.yaml", Entry: 2, Estimate: 40 * time.Second},
 		},
 	}
-	avgt := func(n int, warmup bool, scores ...float64) executor.ForkResult {
+	avgt := func(n int, warmup bool, scores ...float64) protocol.ForkResult {
 		f := Fork(0, n, warmup, Timed(W, 1, 1e6, 100), Timed(W, 2, 1e6, 50))
 		for i, s := range scores {
 			f.Iterations = append(f.Iterations, Timed(M, i+1, 1e6, s))
@@ -112,10 +112,10 @@ func Fixture() (*plan.Plan, []executor.ForkResult, report.Env) {
 	f2, f3 := avgt(2, false, 10, 11, 12), avgt(3, false, 12, 13, 14)
 	f2.Metrics = map[string]float64{"allocs/op": 2}
 	f3.Metrics = map[string]float64{"allocs/op": 4}
-	crashed := Fork(3, 2, false, executor.Iteration{Phase: M, Index: 1, Ops: 1000, TimeNs: 5e5, Invocations: 1})
+	crashed := Fork(3, 2, false, protocol.Iteration{Phase: M, Index: 1, Ops: 1000, TimeNs: 5e5, Invocations: 1})
 	crashed.ExitStatus, crashed.Err = 2, "exit status 2"
 	crashed.StderrTail = "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n"
-	forks := []executor.ForkResult{
+	forks := []protocol.ForkResult{
 		f3, warm, f2, // out of order on purpose
 		Fork(1, 1, false, Timed(W, 1, 4e6, 250), Timed(M, 1, 5e6, 200)),
 		Fork(2, 1, false, Sampled(W, 1, 1, 100), Sampled(M, 1, 1, 500), Sampled(M, 2, 501, 1000)),

@@ -16,6 +16,7 @@ import (
 
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/format"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -120,9 +121,9 @@ func forkOrdinal(fork, total int, warmup bool, warmupForks int) string {
 
 // Iteration writes one iteration's score (sample mode: its sample count
 // and mean).
-func (l *Log) Iteration(r *plan.Run, fork int, it *executor.Iteration) {
+func (l *Log) Iteration(r *plan.Run, fork int, it *protocol.Iteration) {
 	prefix := "Iteration"
-	if it.Phase == executor.PhaseWarmup {
+	if it.Phase == protocol.PhaseWarmup {
 		prefix = "# Warmup Iteration"
 	}
 	score, unit := report.Float(report.IterationScore(r, it)), report.Unit(r.Mode, r.Settings.TimeUnit)
@@ -134,7 +135,7 @@ func (l *Log) Iteration(r *plan.Run, fork int, it *executor.Iteration) {
 }
 
 // ForkEnd writes a fork's failure with the tail of its output.
-func (l *Log) ForkEnd(r *plan.Run, f *executor.ForkResult) {
+func (l *Log) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 	l.est.End(r, f.Wall)
 	if f.Failed() {
 		l.printf("<failure: %s>\n", f.Err)
@@ -147,7 +148,7 @@ func (l *Log) ForkEnd(r *plan.Run, f *executor.ForkResult) {
 
 // RunEnd writes the run's result as the report computes it, then its
 // diagnostics.
-func (l *Log) RunEnd(r *plan.Run, forks []executor.ForkResult) {
+func (l *Log) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 	run := report.BuildRun(r, forks, 0)
 	if run.Failed() {
 		l.printf("Result %q:\n  FAILED: %s\n\n", r.Benchmark, run.Error)

@@ -7,8 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/executor"
-
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/reporttest"
 )
 
@@ -19,14 +18,14 @@ func TestRunLogInterleaved(t *testing.T) {
 	var out strings.Builder
 	l := New(&out, p)
 	r0, r1 := &p.Runs[0], &p.Runs[1]
-	fork := func(r int, n int) *executor.ForkResult { f := forkNumber(forks, r, n); return &f }
+	fork := func(r int, n int) *protocol.ForkResult { f := forkNumber(forks, r, n); return &f }
 	l.RunStart(r0)
 	l.ForkStart(r0, 1, 3, true, 0, 7)
 	l.ForkEnd(r0, fork(0, 1))
 	l.RunStart(r1)
 	l.ForkStart(r1, 1, 1, false, 1, 7)
 	l.ForkEnd(r1, fork(1, 1))
-	l.RunEnd(r1, []executor.ForkResult{*fork(1, 1)})
+	l.RunEnd(r1, []protocol.ForkResult{*fork(1, 1)})
 	l.ForkStart(r0, 2, 3, false, 2, 7)
 	l.ForkEnd(r0, fork(0, 2))
 	l.ForkStart(r0, 3, 3, false, 3, 7) // follows its own run: no line

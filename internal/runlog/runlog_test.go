@@ -7,6 +7,7 @@ import (
 
 	"github.com/benchspec/benchspec/executor"
 
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/reporttest"
 )
 
@@ -20,7 +21,7 @@ func replay(o executor.Observer) {
 	done := 0
 	for i := range p.Runs {
 		r := &p.Runs[i]
-		var mine []executor.ForkResult
+		var mine []protocol.ForkResult
 		for _, f := range forks {
 			if f.Run == i {
 				mine = append(mine, f)
@@ -42,7 +43,7 @@ func replay(o executor.Observer) {
 	}
 }
 
-func forkNumber(forks []executor.ForkResult, run, n int) executor.ForkResult {
+func forkNumber(forks []protocol.ForkResult, run, n int) protocol.ForkResult {
 	for _, f := range forks {
 		if f.Run == run && f.Fork == n {
 			return f
@@ -68,8 +69,8 @@ func TestRunLogETA(t *testing.T) {
 	if got := l.eta(0, 7); got != 2*time.Minute {
 		t.Errorf("ETA before any fork = %v, want the plan's 2m", got)
 	}
-	l.ForkEnd(&p.Runs[0], &executor.ForkResult{Wall: 3 * time.Second})
-	l.ForkEnd(&p.Runs[0], &executor.ForkResult{Wall: 5 * time.Second})
+	l.ForkEnd(&p.Runs[0], &protocol.ForkResult{Wall: 3 * time.Second})
+	l.ForkEnd(&p.Runs[0], &protocol.ForkResult{Wall: 5 * time.Second})
 	if got := l.eta(2, 7); got != 24*time.Second {
 		t.Errorf("ETA with 90 s of plan left, forks taking 8/30 of their estimate = %v, want 24s", got)
 	}

@@ -11,10 +11,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
-	"github.com/benchspec/benchspec/report/hist"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -54,7 +54,7 @@ var fixtureRuns = []fixtureRun{
 func synthetic(seed uint64, slower map[string]float64) *report.Report {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	p := &plan.Plan{Suite: "seeds", Specs: []plan.SpecRef{{Path: "bench/seeds.yaml", SHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}}}
-	var forks []executor.ForkResult
+	var forks []protocol.ForkResult
 	for i, fr := range fixtureRuns {
 		key := fr.name + "#" + fr.mode
 		if len(fr.params) > 0 {
@@ -71,11 +71,11 @@ func synthetic(seed uint64, slower map[string]float64) *report.Report {
 		}
 		for fork := 1; fork <= 3; fork++ {
 			forkBias := 1 + 0.01*rng.NormFloat64()
-			f := executor.ForkResult{Run: i, Fork: fork, PID: 100 + fork, Wall: time.Second}
+			f := protocol.ForkResult{Run: i, Fork: fork, PID: 100 + fork, Wall: time.Second}
 			for it := 0; it < 6; it++ {
-				phase, index := executor.PhaseMeasurement, it
+				phase, index := protocol.PhaseMeasurement, it
 				if it == 0 {
-					phase, index = executor.PhaseWarmup, 1
+					phase, index = protocol.PhaseWarmup, 1
 				}
 				t := perOp * forkBias * (1 + 0.02*rng.NormFloat64())
 				f.Iterations = append(f.Iterations, iteration(fr.mode, phase, index, t, rng))
@@ -91,17 +91,17 @@ func synthetic(seed uint64, slower map[string]float64) *report.Report {
 
 // iteration is a measurement of 100 ms at t ns per op; in sample mode,
 // 20 samples spread ±5 % around t.
-func iteration(mode, phase string, index int, t float64, rng *rand.Rand) executor.Iteration {
+func iteration(mode, phase string, index int, t float64, rng *rand.Rand) protocol.Iteration {
 	if mode != spec.ModeSampleTime {
 		ops := float64(int(1e8 / t))
-		return executor.Iteration{Phase: phase, Index: index, Ops: ops, TimeNs: ops * t, Invocations: uint64(ops)}
+		return protocol.Iteration{Phase: phase, Index: index, Ops: ops, TimeNs: ops * t, Invocations: uint64(ops)}
 	}
 	h := &hist.Histogram{}
 	for range 20 {
 		h.Record(t * (1 + 0.05*rng.NormFloat64()))
 	}
 	s := h.Snapshot()
-	return executor.Iteration{Phase: phase, Index: index, Ops: 20, TimeNs: h.Sum(), Invocations: 20, Histogram: &s}
+	return protocol.Iteration{Phase: phase, Index: index, Ops: 20, TimeNs: h.Sum(), Invocations: 20, Histogram: &s}
 }
 
 func fixtures() map[string]*report.Report {

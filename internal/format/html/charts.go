@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -147,14 +147,14 @@ func iterationChart(title string, run *report.Run) ([]byte, error) {
 		var pts plotter.XYs
 		warm := 0
 		for _, it := range f.Iterations {
-			if it.Phase == executor.PhaseWarmup {
+			if it.Phase == protocol.PhaseWarmup {
 				warm++
 			}
 		}
 		warmupIts = max(warmupIts, warm)
 		for _, it := range f.Iterations {
 			x := float64(it.Index)
-			if it.Phase == executor.PhaseMeasurement {
+			if it.Phase == protocol.PhaseMeasurement {
 				x += float64(warm)
 			}
 			if it.Score.Valid() {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/reporttest"
 	"github.com/benchspec/benchspec/report"
 )
@@ -97,8 +97,8 @@ func TestHTMLEscapes(t *testing.T) {
 // its first iteration: an empty chart, not an error.
 func TestHTMLRunWithoutIterations(t *testing.T) {
 	p, _, env := reporttest.Fixture()
-	dead := executor.ForkResult{Run: 3, Fork: 1, ExitStatus: -1, Err: "killed: timeout"}
-	got := render(t, report.Build(p, []executor.ForkResult{dead}, env))
+	dead := protocol.ForkResult{Run: 3, Fork: 1, ExitStatus: -1, Err: "killed: timeout"}
+	got := render(t, report.Build(p, []protocol.ForkResult{dead}, env))
 	if want := "Failed: fork 1: killed: timeout"; !strings.Contains(got, want) {
 		t.Errorf("page lacks %q", want)
 	}

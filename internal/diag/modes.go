@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/spec"
 )
 

@@ -1,9 +1,9 @@
-package executor
+package protocol
 
 import (
 	"time"
 
-	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 )
 
 // Phase names an iteration's role.

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/plan"
-	"github.com/benchspec/benchspec/report/hist"
 	"github.com/benchspec/benchspec/spec"
 	"github.com/google/go-cmp/cmp"
 )
@@ -24,21 +24,21 @@ type fixedRand float64
 
 func (r fixedRand) Float64() float64 { return float64(r) }
 
-func assignment(mode string, warm, meas spec.Iterations, opi int) *executor.Assignment {
-	return &executor.Assignment{Run: plan.Run{
+func assignment(mode string, warm, meas spec.Iterations, opi int) *protocol.Assignment {
+	return &protocol.Assignment{Run: plan.Run{
 		Benchmark: "fake", Mode: mode,
 		Settings: spec.Settings{Warmup: warm, Measurement: meas, OpsPerInvocation: opi},
 	}}
 }
 
-func collect(t *testing.T, a *executor.Assignment, clk *fakeClock, body Func) []executor.Iteration {
+func collect(t *testing.T, a *protocol.Assignment, clk *fakeClock, body Func) []protocol.Iteration {
 	return collectRand(t, a, clk, fixedRand(0.5), body)
 }
 
-func collectRand(t *testing.T, a *executor.Assignment, clk *fakeClock, rnd Rand, body Func) []executor.Iteration {
+func collectRand(t *testing.T, a *protocol.Assignment, clk *fakeClock, rnd Rand, body Func) []protocol.Iteration {
 	t.Helper()
-	var its []executor.Iteration
-	_, err := RunFork(a, body, clk, rnd, func(it *executor.Iteration) error {
+	var its []protocol.Iteration
+	_, err := RunFork(a, body, clk, rnd, func(it *protocol.Iteration) error {
 		its = append(its, *it)
 		return nil
 	})
@@ -76,7 +76,7 @@ func TestTimeModesCountOpsLikeJMH(t *testing.T) {
 		clk := &fakeClock{}
 		it := spec.Iterations{Iterations: 2, Time: time.Microsecond, BatchSize: tc.batch}
 		got := collect(t, assignment(tc.mode, spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: tc.batch}, it, tc.opi), clk, tenNs(clk))
-		want := []executor.Iteration{
+		want := []protocol.Iteration{
 			{Phase: "warmup", Index: 1, Ops: tc.wantOps, TimeNs: tc.wantTime, Invocations: 100},
 			{Phase: "measurement", Index: 1, Ops: tc.wantOps, TimeNs: tc.wantTime, Invocations: 100},
 			{Phase: "measurement", Index: 2, Ops: tc.wantOps, TimeNs: tc.wantTime, Invocations: 100},
@@ -93,7 +93,7 @@ func TestSingleShotTimesOneBatch(t *testing.T) {
 		spec.Iterations{Iterations: 1, Time: time.Second, BatchSize: 10},
 		spec.Iterations{Iterations: 2, Time: time.Second, BatchSize: 1000}, 4)
 	got := collect(t, a, clk, tenNs(clk))
-	want := []executor.Iteration{
+	want := []protocol.Iteration{
 		{Phase: "warmup", Index: 1, Ops: 4, TimeNs: 100, Invocations: 10},
 		{Phase: "measurement", Index: 1, Ops: 4, TimeNs: 10000, Invocations: 1000},
 		{Phase: "measurement", Index: 2, Ops: 4, TimeNs: 10000, Invocations: 1000},
@@ -201,7 +201,7 @@ func TestBodyMisuseFailsTheFork(t *testing.T) {
 		"panics":        {func(b *B) { panic("boom") }, "panic: boom"},
 		"bad param":     {func(b *B) { b.Param("size") }, `parameter "size" was not declared`},
 	} {
-		_, err := RunFork(a, tc.body, &fakeClock{}, fixedRand(0.5), func(*executor.Iteration) error { return nil })
+		_, err := RunFork(a, tc.body, &fakeClock{}, fixedRand(0.5), func(*protocol.Iteration) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want it to mention %q", name, err, tc.want)
 		}
@@ -218,7 +218,7 @@ func TestReportMetricRejectsNonFinite(t *testing.T) {
 				clk.t += 10
 			}
 			b.ReportMetric(v, "widgets/op")
-		}, clk, fixedRand(0.5), func(*executor.Iteration) error { return nil })
+		}, clk, fixedRand(0.5), func(*protocol.Iteration) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), "a metric must be a finite number") {
 			t.Errorf("ReportMetric(%v): err = %v", v, err)
 		}

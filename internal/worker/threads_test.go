@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/spec"
 )
 
-func threaded(mode string, threads int, meas spec.Iterations) *executor.Assignment {
+func threaded(mode string, threads int, meas spec.Iterations) *protocol.Assignment {
 	a := assignment(mode, spec.Iterations{}, meas, 1)
 	a.Run.Settings.Threads = threads
 	return a
@@ -26,8 +26,8 @@ func TestThreadsOverlapAndCombine(t *testing.T) {
 	}
 	meas := spec.Iterations{Iterations: 2, Time: 20 * time.Millisecond, BatchSize: 1}
 	for _, mode := range []string{spec.ModeThroughput, spec.ModeAverageTime} {
-		var its []executor.Iteration
-		_, err := RunFork(threaded(mode, 2, meas), body, SystemClock(), SystemRand(), func(it *executor.Iteration) error {
+		var its []protocol.Iteration
+		_, err := RunFork(threaded(mode, 2, meas), body, SystemClock(), SystemRand(), func(it *protocol.Iteration) error {
 			its = append(its, *it)
 			return nil
 		})
@@ -64,7 +64,7 @@ func TestThreadsOverlapAndCombine(t *testing.T) {
 }
 
 func TestCombineArithmetic(t *testing.T) {
-	parts := []executor.Iteration{{Ops: 100, TimeNs: 1000, Invocations: 100}, {Ops: 300, TimeNs: 3000, Invocations: 300}}
+	parts := []protocol.Iteration{{Ops: 100, TimeNs: 1000, Invocations: 100}, {Ops: 300, TimeNs: 3000, Invocations: 300}}
 	thrpt := combine(spec.ModeThroughput, parts)
 	avgt := combine(spec.ModeAverageTime, parts)
 	// thrpt sums the per-thread rates: 100/1000 + 300/3000 = 0.2 ops/ns.
@@ -123,7 +123,7 @@ func TestSetupFailuresFailTheFork(t *testing.T) {
 	} {
 		done := make(chan error, 1)
 		go func() {
-			_, err := RunFork(a, tc.body, SystemClock(), SystemRand(), func(*executor.Iteration) error { return nil })
+			_, err := RunFork(a, tc.body, SystemClock(), SystemRand(), func(*protocol.Iteration) error { return nil })
 			done <- err
 		}()
 		select {
@@ -161,8 +161,8 @@ func TestGCProfilerCountsAllocations(t *testing.T) {
 	} {
 		a := assignment(spec.ModeAverageTime, spec.Iterations{}, meas, 1)
 		a.Run.Settings.Profilers = []string{"gc"}
-		var its []executor.Iteration
-		if _, err := RunFork(a, tc.body, SystemClock(), SystemRand(), func(it *executor.Iteration) error {
+		var its []protocol.Iteration
+		if _, err := RunFork(a, tc.body, SystemClock(), SystemRand(), func(it *protocol.Iteration) error {
 			its = append(its, *it)
 			return nil
 		}); err != nil {

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -55,7 +55,7 @@ type Input struct {
 	Unit     string        // of Scores, Score and Error, e.g. "ns/op"
 	UnitNs   float64       // nanoseconds per time unit of Unit
 	// Forks are the measured forks (warmup forks left out) in fork order.
-	Forks []executor.ForkResult
+	Forks []protocol.ForkResult
 	// Scores are, per measured fork in the same order, its measurement
 	// iteration scores in Unit.
 	Scores [][]float64

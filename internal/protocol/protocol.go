@@ -1,4 +1,10 @@
-package executor
+// Package protocol is the plain data the executor (the parent) and the
+// worker (the fork) exchange, and that the report, the diagnostics and the
+// run journal read: the Assignment a fork gets, the Messages it sends
+// back, and the ForkResult the parent assembles from them. It is a leaf:
+// it imports only the plan (a Run is part of an Assignment) and, for
+// sample mode's histograms, its hist subpackage.
+package protocol
 
 import "github.com/benchspec/benchspec/plan"
 
@@ -12,6 +18,11 @@ const (
 	EnvAssignment = "BENCHSPEC_FORK"
 	// ResultFD is the fork's end of the result pipe.
 	ResultFD = 3
+	// EnvGuard, set in its environment, makes a suite binary the guard of
+	// a batch (executor.Guard) instead of running a command. Nothing a
+	// user sets; children of a fork must not inherit it, nor
+	// EnvAssignment.
+	EnvGuard = "BENCHSPEC_GUARD"
 )
 
 // Assignment is what one fork must do.

@@ -1,5 +1,5 @@
 // Package diag tells the user when a number cannot be trusted. Its checks
-// are pure functions over what the forks measured (executor.ForkResult:
+// are pure functions over what the forks measured (protocol.ForkResult:
 // iteration times and operations, sample histograms, the clock
 // calibration and empty-loop baseline of every fork) and return
 // diagnostics as data — a stable code, a severity, a message that names

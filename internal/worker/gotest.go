@@ -15,7 +15,8 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/child"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -43,7 +44,7 @@ import (
 // -test.memprofile, -test.mutexprofile and -test.blockprofile; unlike in
 // a suite fork they cover the warmup iterations too. A benchmark that
 // runs sub-benchmarks (b.Run) fails: its results are not one benchmark's.
-func RunTestBinary(a *executor.Assignment, emit func(*executor.Iteration) error) (*Output, error) {
+func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error) (*Output, error) {
 	g := a.Run.GoTest
 	if g == nil {
 		return nil, errors.New("not a package benchmark")
@@ -62,7 +63,7 @@ func RunTestBinary(a *executor.Assignment, emit func(*executor.Iteration) error)
 	}
 	defer pr.Close()
 	cmd.Stdout = pw
-	exited, err := executor.StartLocked(cmd)
+	exited, err := child.StartLocked(cmd)
 	pw.Close()
 	if err != nil {
 		return nil, fmt.Errorf("starting the test binary %s: %w", g.Binary, err)
@@ -109,7 +110,7 @@ func RunTestBinary(a *executor.Assignment, emit func(*executor.Iteration) error)
 
 // testBinaryArgs are the test binary's flags for the assignment, and the
 // profile files they ask for, by kind.
-func testBinaryArgs(a *executor.Assignment) ([]string, map[string]string) {
+func testBinaryArgs(a *protocol.Assignment) ([]string, map[string]string) {
 	s := &a.Run.Settings
 	benchtime := s.Measurement.Time.String()
 	if a.Run.Mode == spec.ModeSingleShot {
@@ -140,7 +141,7 @@ func testBinaryArgs(a *executor.Assignment) ([]string, map[string]string) {
 // readResults reads the test binary's output and emits each of the
 // benchmark's result lines as an iteration; it returns how many there
 // were.
-func readResults(r io.Reader, a *executor.Assignment, emit func(*executor.Iteration) error) (int, error) {
+func readResults(r io.Reader, a *protocol.Assignment, emit func(*protocol.Iteration) error) (int, error) {
 	s := &a.Run.Settings
 	want := plan.PackageName(a.Run.GoTest.Func)
 	br := benchfmt.NewReader(r, a.Run.GoTest.Func)
@@ -154,11 +155,11 @@ func readResults(r io.Reader, a *executor.Assignment, emit func(*executor.Iterat
 			return n, fmt.Errorf("%s runs sub-benchmarks (%s): benchspec runs a package's top-level benchmarks only, not those of b.Run; exclude it", a.Run.GoTest.Func, res.Name)
 		}
 		n++
-		phase, index := executor.PhaseWarmup, n
+		phase, index := protocol.PhaseWarmup, n
 		if n > s.Warmup.Iterations {
-			phase, index = executor.PhaseMeasurement, n-s.Warmup.Iterations
+			phase, index = protocol.PhaseMeasurement, n-s.Warmup.Iterations
 		}
-		if phase == executor.PhaseMeasurement && index > s.Measurement.Iterations {
+		if phase == protocol.PhaseMeasurement && index > s.Measurement.Iterations {
 			return n, fmt.Errorf("%s reported more than the %d iterations asked for", a.Run.GoTest.Func, s.Warmup.Iterations+s.Measurement.Iterations)
 		}
 		it, err := resultIteration(res, a)
@@ -175,7 +176,7 @@ func readResults(r io.Reader, a *executor.Assignment, emit func(*executor.Iterat
 
 // resultIteration maps a result line to an iteration, with its units as
 // go test wrote them (benchfmt tidies ns/op to sec/op; OrigUnit keeps it).
-func resultIteration(res *benchfmt.Result, a *executor.Assignment) (executor.Iteration, error) {
+func resultIteration(res *benchfmt.Result, a *protocol.Assignment) (protocol.Iteration, error) {
 	nsPerOp, found := 0.0, false
 	metrics := map[string]float64{}
 	for _, v := range res.Values {
@@ -190,7 +191,7 @@ func resultIteration(res *benchfmt.Result, a *executor.Assignment) (executor.Ite
 		metrics[unit] = val
 	}
 	if !found || res.Iters <= 0 {
-		return executor.Iteration{}, fmt.Errorf("%s: a result without ns/op or iterations: %q", a.Run.GoTest.Func, res.Name)
+		return protocol.Iteration{}, fmt.Errorf("%s: a result without ns/op or iterations: %q", a.Run.GoTest.Func, res.Name)
 	}
 	s := &a.Run.Settings
 	return testingIteration(res.Iters, nsPerOp*float64(res.Iters), metrics, a.Run.Mode,
@@ -203,7 +204,7 @@ func childEnv() []string {
 	env := os.Environ()
 	out := env[:0:0]
 	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); k != executor.EnvAssignment && k != executor.EnvGuard {
+		if k, _, _ := strings.Cut(kv, "="); k != protocol.EnvAssignment && k != protocol.EnvGuard {
 			out = append(out, kv)
 		}
 	}

@@ -3,7 +3,7 @@ package diag
 import (
 	"fmt"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -58,7 +58,7 @@ func callTimes(in *Input) []float64 {
 	for _, f := range in.Forks {
 		ovh := max(f.Timer.OverheadNs, 0)
 		for _, it := range f.Iterations {
-			if it.Phase != executor.PhaseMeasurement {
+			if it.Phase != protocol.PhaseMeasurement {
 				continue
 			}
 			switch in.Mode {

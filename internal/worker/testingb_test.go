@@ -9,22 +9,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 	"github.com/google/go-cmp/cmp"
 )
 
-func testingAssignment(mode string, warm, meas spec.Iterations, opi int) *executor.Assignment {
+func testingAssignment(mode string, warm, meas spec.Iterations, opi int) *protocol.Assignment {
 	a := assignment(mode, warm, meas, opi)
 	a.Run.Settings.Threads = 1
 	return a
 }
 
-func runTesting(t *testing.T, a *executor.Assignment, fn func(*testing.B)) ([]executor.Iteration, error) {
+func runTesting(t *testing.T, a *protocol.Assignment, fn func(*testing.B)) ([]protocol.Iteration, error) {
 	t.Helper()
-	var its []executor.Iteration
-	_, err := RunTesting(a, fn, func(it *executor.Iteration) error {
+	var its []protocol.Iteration
+	_, err := RunTesting(a, fn, func(it *protocol.Iteration) error {
 		its = append(its, *it)
 		return nil
 	})
@@ -32,7 +32,7 @@ func runTesting(t *testing.T, a *executor.Assignment, fn func(*testing.B)) ([]ex
 }
 
 // phases lists each iteration's phase and index.
-func phases(its []executor.Iteration) []string {
+func phases(its []protocol.Iteration) []string {
 	var out []string
 	for _, it := range its {
 		out = append(out, fmt.Sprintf("%s %d", it.Phase, it.Index))
@@ -181,7 +181,7 @@ BenchmarkIndex-8   	 4000000	        11.00 ns/op	       0 B/op	       0 allocs/o
 PASS
 `
 
-func packageAssignment(mode string, warm, meas int, batch int) *executor.Assignment {
+func packageAssignment(mode string, warm, meas int, batch int) *protocol.Assignment {
 	a := testingAssignment(mode,
 		spec.Iterations{Iterations: warm, Time: time.Second, BatchSize: batch},
 		spec.Iterations{Iterations: meas, Time: time.Second, BatchSize: batch}, 2)
@@ -190,15 +190,15 @@ func packageAssignment(mode string, warm, meas int, batch int) *executor.Assignm
 }
 
 func TestReadResultsMapsEachCountToAnIteration(t *testing.T) {
-	var its []executor.Iteration
-	n, err := readResults(strings.NewReader(goTestOutput), packageAssignment(spec.ModeAverageTime, 1, 2, 4), func(it *executor.Iteration) error {
+	var its []protocol.Iteration
+	n, err := readResults(strings.NewReader(goTestOutput), packageAssignment(spec.ModeAverageTime, 1, 2, 4), func(it *protocol.Iteration) error {
 		its = append(its, *it)
 		return nil
 	})
 	if err != nil || n != 3 {
 		t.Fatalf("readResults = %d, %v; want 3, nil", n, err)
 	}
-	want := []executor.Iteration{
+	want := []protocol.Iteration{
 		{Phase: "warmup", Index: 1, Ops: 1e6 * 2 / 4, TimeNs: 12.5e6, Invocations: 1e6,
 			Metrics: map[string]float64{"B/op": 0, "allocs/op": 0}},
 		{Phase: "measurement", Index: 1, Ops: 2e6 * 2 / 4, TimeNs: 20e6, Invocations: 2e6,
@@ -213,8 +213,8 @@ func TestReadResultsMapsEachCountToAnIteration(t *testing.T) {
 
 func TestReadResultsSingleShot(t *testing.T) {
 	out := "BenchmarkIndex-8   \t 5\t  300.0 ns/op\n"
-	var its []executor.Iteration
-	_, err := readResults(strings.NewReader(out), packageAssignment(spec.ModeSingleShot, 0, 1, 5), func(it *executor.Iteration) error {
+	var its []protocol.Iteration
+	_, err := readResults(strings.NewReader(out), packageAssignment(spec.ModeSingleShot, 0, 1, 5), func(it *protocol.Iteration) error {
 		its = append(its, *it)
 		return nil
 	})
@@ -222,7 +222,7 @@ func TestReadResultsSingleShot(t *testing.T) {
 		t.Fatal(err)
 	}
 	// ss: the batch of 5 is one op of ops_per_invocation (2) operations.
-	want := []executor.Iteration{{Phase: "measurement", Index: 1, Ops: 2, TimeNs: 1500, Invocations: 5, Metrics: map[string]float64{}}}
+	want := []protocol.Iteration{{Phase: "measurement", Index: 1, Ops: 2, TimeNs: 1500, Invocations: 5, Metrics: map[string]float64{}}}
 	if diff := cmp.Diff(want, its); diff != "" {
 		t.Errorf("iterations (-want +got):\n%s", diff)
 	}
@@ -230,7 +230,7 @@ func TestReadResultsSingleShot(t *testing.T) {
 
 func TestReadResultsRefusesSubBenchmarks(t *testing.T) {
 	out := "BenchmarkIndex/short-8   \t 5\t  300.0 ns/op\n"
-	_, err := readResults(strings.NewReader(out), packageAssignment(spec.ModeAverageTime, 0, 1, 1), func(*executor.Iteration) error { return nil })
+	_, err := readResults(strings.NewReader(out), packageAssignment(spec.ModeAverageTime, 0, 1, 1), func(*protocol.Iteration) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "sub-benchmarks") {
 		t.Fatalf("err = %v, want a sub-benchmark error", err)
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/schemas"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -47,13 +47,13 @@ func timedInput(mode string, batch int, d spec.DiagSettings, perFork ...[]float6
 	in := &Input{Mode: mode, Settings: s, Threads: 1, Unit: "ns/op", UnitNs: 1}
 	var all []float64
 	for i, ns := range perFork {
-		f := executor.ForkResult{Run: 0, Fork: i + 1, Timer: executor.TimerCalibration{
+		f := protocol.ForkResult{Run: 0, Fork: i + 1, Timer: protocol.TimerCalibration{
 			ResolutionNs: resolutionNs, OverheadNs: overheadNs,
 			BaselineNs: []float64{baselineNs, baselineNs * 1.02, baselineNs * 0.98, baselineNs, baselineNs * 1.01},
 		}}
 		var scores []float64
 		for j, v := range ns {
-			it := executor.Iteration{Phase: executor.PhaseMeasurement, Index: j + 1}
+			it := protocol.Iteration{Phase: protocol.PhaseMeasurement, Index: j + 1}
 			switch mode {
 			case spec.ModeSingleShot:
 				it.Invocations, it.Ops, it.TimeNs = uint64(batch), 1, v*float64(batch)
@@ -273,7 +273,7 @@ func TestSampleMode(t *testing.T) {
 		s.Measurement.BatchSize = batch
 		in := &Input{Mode: spec.ModeSampleTime, Settings: s, Threads: 1, Unit: "ns/op", UnitNs: 1}
 		h := &hist.Histogram{}
-		f := executor.ForkResult{Fork: 1, Timer: executor.TimerCalibration{ResolutionNs: resolutionNs, OverheadNs: overheadNs,
+		f := protocol.ForkResult{Fork: 1, Timer: protocol.TimerCalibration{ResolutionNs: resolutionNs, OverheadNs: overheadNs,
 			BaselineNs: []float64{baselineNs, baselineNs, baselineNs}}}
 		var scores []float64
 		for i := range 5 {
@@ -282,12 +282,12 @@ func TestSampleMode(t *testing.T) {
 				ih.Record(v)
 			}
 			snap := ih.Snapshot()
-			f.Iterations = append(f.Iterations, executor.Iteration{Phase: executor.PhaseMeasurement, Index: i + 1,
+			f.Iterations = append(f.Iterations, protocol.Iteration{Phase: protocol.PhaseMeasurement, Index: i + 1,
 				Ops: float64(ih.Count()), TimeNs: ih.Sum(), Invocations: ih.Count() * uint64(batch), Histogram: &snap})
 			h.Merge(ih)
 			scores = append(scores, ih.Mean())
 		}
-		in.Forks, in.Scores, in.Samples = []executor.ForkResult{f}, [][]float64{scores}, h
+		in.Forks, in.Scores, in.Samples = []protocol.ForkResult{f}, [][]float64{scores}, h
 		in.Score, in.Count = h.Mean(), int(h.Count())
 		in.Error = intervalOf(scores).half
 		return in

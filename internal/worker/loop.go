@@ -5,8 +5,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -64,7 +64,7 @@ func newRunner(s *spec.Settings, mode string, clock Clock, rnd Rand, g *group) *
 	for _, p := range []struct {
 		name string
 		it   spec.Iterations
-	}{{executor.PhaseWarmup, s.Warmup}, {executor.PhaseMeasurement, s.Measurement}} {
+	}{{protocol.PhaseWarmup, s.Warmup}, {protocol.PhaseMeasurement, s.Measurement}} {
 		if p.it.Iterations > 0 {
 			r.phases = append(r.phases, phase{p.name, p.it.Iterations, int64(p.it.Time), uint64(max(p.it.BatchSize, 1))})
 		}
@@ -122,7 +122,7 @@ func (r *runner) begin(b *B) bool {
 	for _, f := range r.setup {
 		f()
 	}
-	measurementBegins := p.name == executor.PhaseMeasurement && r.iter == 1
+	measurementBegins := p.name == protocol.PhaseMeasurement && r.iter == 1
 	ok := r.g.await(func() {
 		if r.gc {
 			runtime.GC()
@@ -183,7 +183,7 @@ func (r *runner) end(b *B, now, timed int64, ops float64) bool {
 	p := &r.phases[r.ph]
 	r.inIteration = false
 	r.timerOn = false
-	it := executor.Iteration{
+	it := protocol.Iteration{
 		Phase:       p.name,
 		Index:       r.iter,
 		Ops:         ops,

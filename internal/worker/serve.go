@@ -11,7 +11,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -32,7 +32,7 @@ type Output struct {
 // measurement iteration, and sends each finished iteration (the threads'
 // results combined) to emit. It fails when a body panicked or called
 // Fatalf, returned before Loop reported false, or emit failed.
-func RunFork(a *executor.Assignment, fn Func, clock Clock, rnd Rand, emit func(*executor.Iteration) error) (*Output, error) {
+func RunFork(a *protocol.Assignment, fn Func, clock Clock, rnd Rand, emit func(*protocol.Iteration) error) (*Output, error) {
 	s := a.Run.Settings
 	threads := s.Threads
 	if threads == spec.ThreadsMax {
@@ -130,21 +130,21 @@ func Serve(lookup Lookup) int {
 // package benchmark's fork (Run.GoTest) needs no lookup: it runs the
 // package's test binary (RunTestBinary); lookup may be nil.
 func ServeBodies(lookup BodyLookup) int {
-	var a executor.Assignment
-	if err := json.Unmarshal([]byte(os.Getenv(executor.EnvAssignment)), &a); err != nil {
+	var a protocol.Assignment
+	if err := json.Unmarshal([]byte(os.Getenv(protocol.EnvAssignment)), &a); err != nil {
 		fmt.Fprintf(os.Stderr, "benchspec worker: bad assignment: %v\n", err)
 		return 2
 	}
-	pipe := os.NewFile(executor.ResultFD, "benchspec-results")
+	pipe := os.NewFile(protocol.ResultFD, "benchspec-results")
 	if pipe == nil {
 		fmt.Fprintln(os.Stderr, "benchspec worker: no result pipe")
 		return 2
 	}
 	// Processes the benchmark starts must not inherit the result pipe.
-	syscall.CloseOnExec(executor.ResultFD)
+	syscall.CloseOnExec(protocol.ResultFD)
 	w := bufio.NewWriter(pipe)
 	enc := json.NewEncoder(w)
-	send := func(m *executor.Message) error {
+	send := func(m *protocol.Message) error {
 		err := enc.Encode(m)
 		if err == nil {
 			err = w.Flush()
@@ -155,7 +155,7 @@ func ServeBodies(lookup BodyLookup) int {
 		}
 		return err
 	}
-	run := func(clock Clock, emit func(*executor.Iteration) error) (*Output, error) {
+	run := func(clock Clock, emit func(*protocol.Iteration) error) (*Output, error) {
 		return RunTestBinary(&a, emit)
 	}
 	if a.Run.GoTest == nil {
@@ -165,21 +165,21 @@ func ServeBodies(lookup BodyLookup) int {
 			body, ok = lookup(a.Run.Benchmark)
 		}
 		if !ok {
-			send(&executor.Message{Type: executor.MsgError, Error: fmt.Sprintf("benchmark %q is not registered in this binary", a.Run.Benchmark)})
+			send(&protocol.Message{Type: protocol.MsgError, Error: fmt.Sprintf("benchmark %q is not registered in this binary", a.Run.Benchmark)})
 			return 1
 		}
-		run = func(clock Clock, emit func(*executor.Iteration) error) (*Output, error) {
+		run = func(clock Clock, emit func(*protocol.Iteration) error) (*Output, error) {
 			return body.Run(&a, clock, SystemRand(), emit)
 		}
 	}
 	clock := SystemClock()
 	cal := CalibrateFork(clock)
-	if err := send(&executor.Message{Type: executor.MsgHello, PID: os.Getpid(), Timer: &cal}); err != nil {
+	if err := send(&protocol.Message{Type: protocol.MsgHello, PID: os.Getpid(), Timer: &cal}); err != nil {
 		fmt.Fprintf(os.Stderr, "benchspec worker: result pipe: %v\n", err)
 		return 2
 	}
-	out, err := run(clock, func(it *executor.Iteration) error {
-		return send(&executor.Message{Type: executor.MsgIteration, Iteration: it})
+	out, err := run(clock, func(it *protocol.Iteration) error {
+		return send(&protocol.Message{Type: protocol.MsgIteration, Iteration: it})
 	})
 	if err != nil {
 		// The stack goes to stderr, whose tail the parent keeps; the
@@ -188,10 +188,10 @@ func ServeBodies(lookup BodyLookup) int {
 		if errors.As(err, &pe) {
 			fmt.Fprintf(os.Stderr, "%v\n\n%s", pe, pe.Stack)
 		}
-		send(&executor.Message{Type: executor.MsgError, Error: err.Error()})
+		send(&protocol.Message{Type: protocol.MsgError, Error: err.Error()})
 		return 1
 	}
-	if err := send(&executor.Message{Type: executor.MsgDone, Metrics: out.Metrics, Profiles: out.Profiles}); err != nil {
+	if err := send(&protocol.Message{Type: protocol.MsgDone, Metrics: out.Metrics, Profiles: out.Profiles}); err != nil {
 		return 2
 	}
 	return 0

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -41,7 +41,7 @@ func SystemRand() Rand { return rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64(
 // between two consecutive reads) and overhead (the mean cost of one read),
 // as JMH does at start-up. Each figure is the median of several rounds so
 // that one preemption does not decide it.
-func Calibrate(c Clock) executor.TimerCalibration {
+func Calibrate(c Clock) protocol.TimerCalibration {
 	const rounds, reads = 7, 2000
 	res := make([]float64, 0, rounds)
 	ovh := make([]float64, 0, rounds)
@@ -61,7 +61,7 @@ func Calibrate(c Clock) executor.TimerCalibration {
 			res = append(res, float64(minStep))
 		}
 	}
-	return executor.TimerCalibration{ResolutionNs: median(res), OverheadNs: median(ovh)}
+	return protocol.TimerCalibration{ResolutionNs: median(res), OverheadNs: median(ovh)}
 }
 
 func median(xs []float64) float64 {
@@ -76,7 +76,7 @@ func median(xs []float64) float64 {
 // uses, in avgt mode: iterations of d each, ns/op per iteration. A score
 // that cannot be told from it measures the harness, not the benchmark.
 func Baseline(c Clock, iterations int, d time.Duration) []float64 {
-	a := &executor.Assignment{Run: plan.Run{Key: "baseline", Mode: spec.ModeAverageTime, Settings: spec.Settings{
+	a := &protocol.Assignment{Run: plan.Run{Key: "baseline", Mode: spec.ModeAverageTime, Settings: spec.Settings{
 		Warmup:           spec.Iterations{Iterations: 1, Time: d, BatchSize: 1},
 		Measurement:      spec.Iterations{Iterations: iterations, Time: d, BatchSize: 1},
 		OpsPerInvocation: 1, Threads: 1,
@@ -85,8 +85,8 @@ func Baseline(c Clock, iterations int, d time.Duration) []float64 {
 	RunFork(a, func(b *B) {
 		for b.Loop() {
 		}
-	}, c, SystemRand(), func(it *executor.Iteration) error {
-		if it.Phase == executor.PhaseMeasurement {
+	}, c, SystemRand(), func(it *protocol.Iteration) error {
+		if it.Phase == protocol.PhaseMeasurement {
 			out = append(out, it.TimeNs/it.Ops)
 		}
 		return nil
@@ -98,7 +98,7 @@ func Baseline(c Clock, iterations int, d time.Duration) []float64 {
 // clock (Calibrate, 7 rounds of 2 000 reads) and the empty-loop baseline
 // (a warmup and 5 iterations of 1 ms: millions of invocations each). Both
 // together cost a few ms of the fork's start.
-func CalibrateFork(c Clock) executor.TimerCalibration {
+func CalibrateFork(c Clock) protocol.TimerCalibration {
 	cal := Calibrate(c)
 	cal.BaselineNs = Baseline(c, 5, time.Millisecond)
 	return cal

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -53,7 +53,7 @@ func timedInterval(in *Input) (float64, string) {
 	var xs []float64
 	for _, f := range in.Forks {
 		for _, it := range f.Iterations {
-			if it.Phase != executor.PhaseMeasurement {
+			if it.Phase != protocol.PhaseMeasurement {
 				continue
 			}
 			t := it.TimeNs
@@ -74,7 +74,7 @@ func timedInterval(in *Input) (float64, string) {
 
 // clockCost is the median resolution and read overhead over the forks
 // that calibrated their clock; NaN when none did.
-func clockCost(forks []executor.ForkResult) (res, ovh float64) {
+func clockCost(forks []protocol.ForkResult) (res, ovh float64) {
 	var rs, os []float64
 	for _, f := range forks {
 		if f.Timer.ResolutionNs > 0 {

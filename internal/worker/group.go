@@ -3,8 +3,8 @@ package worker
 import (
 	"sync"
 
-	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/report/hist"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -16,7 +16,7 @@ import (
 type group struct {
 	n    int
 	mode string
-	emit func(*executor.Iteration) error
+	emit func(*protocol.Iteration) error
 	prof *profiler
 
 	mu      sync.Mutex
@@ -26,10 +26,10 @@ type group struct {
 	aborted bool
 	err     error // the first failure of any thread, or of emit
 
-	parts []executor.Iteration // this iteration's per-thread results
+	parts []protocol.Iteration // this iteration's per-thread results
 }
 
-func newGroup(n int, mode string, prof *profiler, emit func(*executor.Iteration) error) *group {
+func newGroup(n int, mode string, prof *profiler, emit func(*protocol.Iteration) error) *group {
 	g := &group{n: n, mode: mode, emit: emit, prof: prof}
 	g.cond = sync.NewCond(&g.mu)
 	return g
@@ -83,7 +83,7 @@ func (g *group) failure() error {
 // submit hands in one thread's finished iteration. The last thread of the
 // iteration combines them, adds the profiler's metrics and emits the
 // result. It reports false when the fork must stop.
-func (g *group) submit(it executor.Iteration) bool {
+func (g *group) submit(it protocol.Iteration) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.aborted {
@@ -110,11 +110,11 @@ func (g *group) submit(it executor.Iteration) bool {
 // across threads (the ops of all threads over the mean window), while
 // average, sample and single-shot time average over threads (all time
 // over all ops).
-func combine(mode string, parts []executor.Iteration) executor.Iteration {
+func combine(mode string, parts []protocol.Iteration) protocol.Iteration {
 	if len(parts) == 1 {
 		return parts[0]
 	}
-	out := executor.Iteration{Phase: parts[0].Phase, Index: parts[0].Index}
+	out := protocol.Iteration{Phase: parts[0].Phase, Index: parts[0].Index}
 	var h *hist.Histogram
 	for _, p := range parts {
 		out.Ops += p.Ops

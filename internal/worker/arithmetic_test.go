@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/executor/worker"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -56,16 +56,16 @@ func TestModeArithmeticEndToEnd(t *testing.T) {
 			Warmup:      spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 4},
 			Measurement: spec.Iterations{Iterations: 2, Time: time.Microsecond, BatchSize: 4},
 		}}
-		var forks []executor.ForkResult
+		var forks []protocol.ForkResult
 		for f, cost := range []int64{10, 30} {
 			clk := &clock{}
-			fr := executor.ForkResult{Run: 0, Fork: f + 1}
-			a := &executor.Assignment{Run: run, Fork: f + 1}
+			fr := protocol.ForkResult{Run: 0, Fork: f + 1}
+			a := &protocol.Assignment{Run: run, Fork: f + 1}
 			_, err := worker.RunFork(a, func(b *worker.B) {
 				for b.Loop() {
 					clk.t += cost
 				}
-			}, clk, zeroRand{}, func(it *executor.Iteration) error {
+			}, clk, zeroRand{}, func(it *protocol.Iteration) error {
 				fr.Iterations = append(fr.Iterations, *it)
 				return nil
 			})

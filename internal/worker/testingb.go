@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -23,7 +23,7 @@ type Body struct {
 
 // Run runs one fork's assignment with the body: RunFork for a Func,
 // RunTesting for a func(*testing.B).
-func (bd Body) Run(a *executor.Assignment, clock Clock, rnd Rand, emit func(*executor.Iteration) error) (*Output, error) {
+func (bd Body) Run(a *protocol.Assignment, clock Clock, rnd Rand, emit func(*protocol.Iteration) error) (*Output, error) {
 	if bd.Testing != nil {
 		return RunTesting(a, bd.Testing, emit)
 	}
@@ -58,7 +58,7 @@ var testingInit sync.Once
 // testing.B never times single invocations, and runs on one goroutine.
 // A benchmark that fails (b.Fatal, b.Error) or skips fails the fork;
 // testing.Benchmark discards its log, so the message cannot say why.
-func RunTesting(a *executor.Assignment, fn func(*testing.B), emit func(*executor.Iteration) error) (*Output, error) {
+func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol.Iteration) error) (*Output, error) {
 	s := &a.Run.Settings
 	switch {
 	case a.Run.Mode == spec.ModeSampleTime:
@@ -75,7 +75,7 @@ func RunTesting(a *executor.Assignment, fn func(*testing.B), emit func(*executor
 	for _, p := range []struct {
 		name string
 		it   spec.Iterations
-	}{{executor.PhaseWarmup, s.Warmup}, {executor.PhaseMeasurement, s.Measurement}} {
+	}{{protocol.PhaseWarmup, s.Warmup}, {protocol.PhaseMeasurement, s.Measurement}} {
 		batch := max(p.it.BatchSize, 1)
 		benchtime := p.it.Time.String()
 		if a.Run.Mode == spec.ModeSingleShot {
@@ -89,7 +89,7 @@ func RunTesting(a *executor.Assignment, fn func(*testing.B), emit func(*executor
 				runtime.GC()
 			}
 			if prof != nil {
-				if err := prof.iterationStart(p.name == executor.PhaseMeasurement && i == 1); err != nil {
+				if err := prof.iterationStart(p.name == protocol.PhaseMeasurement && i == 1); err != nil {
 					return nil, err
 				}
 			}
@@ -163,8 +163,8 @@ func benchmarkOnce(fn func(*testing.B)) (testing.BenchmarkResult, error) {
 // testingIteration is the Iteration of one go test benchmark result: b.N
 // invocations in timeNs, with JMH's arithmetic for ops (ss: the batch is
 // one op of ops_per_invocation).
-func testingIteration(n int, timeNs float64, metrics map[string]float64, mode string, opi, batch float64) executor.Iteration {
-	it := executor.Iteration{
+func testingIteration(n int, timeNs float64, metrics map[string]float64, mode string, opi, batch float64) protocol.Iteration {
+	it := protocol.Iteration{
 		Ops:         float64(n) * opi / batch,
 		TimeNs:      timeNs,
 		Invocations: uint64(n),
