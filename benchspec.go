@@ -16,9 +16,9 @@
 //	func main() { benchspec.Main() }
 //
 // Specs select benchmarks by regexp and say how to measure them; every
-// measured fork is a fresh process of the suite binary. This package is a
-// thin facade: the measurement loop is in executor/worker, statistics in
-// report.
+// measured fork is a fresh process of the suite binary. This package is
+// the user's API; the measurement loop behind B is in internal/worker,
+// statistics in report.
 package benchspec
 
 import (
@@ -32,9 +32,6 @@ import (
 	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/benchspec/benchspec/plan"
 )
-
-// B is the handle a benchmark body measures with; see worker.B.
-type B = worker.B
 
 // Sink keeps v alive so that the computation producing it cannot be
 // eliminated as dead code. It does not allocate and costs about as much
@@ -92,7 +89,7 @@ func Register(name string, fn func(*B), opts ...Option) {
 	if fn == nil {
 		panic(fmt.Sprintf("benchspec.Register(%q): nil benchmark function", name))
 	}
-	register("Register", name, worker.Body{Func: fn}, opts)
+	register("Register", name, worker.Body{Bind: bind(fn)}, opts)
 }
 
 // register checks and adds a registration; fname names the caller in
@@ -146,12 +143,3 @@ func registered() []plan.Benchmark {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
-
-// inlineLoop calls B.Loop inside this package. A method reached through a
-// type alias is inlined in other packages only if its inline body is
-// re-exported with the alias's package, which happens when this package
-// inlines it itself (go.dev/issue/74783). Without it, every user's
-// `for b.Loop()` would pay a call per invocation.
-func inlineLoop(b *B) bool { return b.Loop() }
-
-var _ = inlineLoop

@@ -18,11 +18,29 @@ import (
 	"unicode"
 )
 
-// Func is a benchmark body.
+// Func is a benchmark body written against the worker's B: the
+// calibration loop's and the tests'. Users write against benchspec.B,
+// which the root package binds to a B (Bind).
 type Func func(*B)
 
-// B is the handle a benchmark body measures with. A B is used by one
-// goroutine.
+// Bind prepares one thread of a fork: it allocates the state the worker
+// drives (typically inside the caller's own handle type, by value, so the
+// body reaches it with no extra indirection) and returns it with the body
+// to run against it. The worker initializes *state in place before it
+// calls run, once, on the thread's goroutine.
+type Bind func() (state *B, run func())
+
+// bind is the Bind of a body written against B itself.
+func (fn Func) bind() Bind {
+	return func() (*B, func()) {
+		b := new(B)
+		return b, func() { fn(b) }
+	}
+}
+
+// B is the state of one thread of a fork and the engine of the user's
+// benchspec.B, which holds a B and documents the contract of each method
+// (its forwarding methods inline to these). A B is used by one goroutine.
 type B struct {
 	loop struct {
 		// Loop stays on the fast path while i < n. i counts every
@@ -36,10 +54,7 @@ type B struct {
 	metrics map[string]float64
 }
 
-// Loop reports whether the body should run once more. The first call
-// starts the first warmup iteration (setup before it is not timed); when it
-// returns false every iteration has finished and the timer is stopped, so
-// cleanup after the loop is not timed either.
+// Loop is benchspec.B.Loop, whose doc is the contract.
 func (b *B) Loop() bool {
 	if b.loop.i < b.loop.n {
 		b.loop.i++
@@ -48,9 +63,7 @@ func (b *B) Loop() bool {
 	return b.loopSlow()
 }
 
-// StopTimer stops timing. Work done while the timer is stopped counts
-// neither towards the score nor towards the iteration's time (so an
-// iteration lasts longer in wall time). Calling it twice is harmless.
+// StopTimer is benchspec.B.StopTimer, whose doc is the contract.
 func (b *B) StopTimer() {
 	if r := b.r; r != nil && r.timerOn {
 		r.acc += r.clock.Now() - r.tstart
@@ -58,8 +71,7 @@ func (b *B) StopTimer() {
 	}
 }
 
-// StartTimer resumes timing after StopTimer. Calling it while the timer
-// runs is harmless.
+// StartTimer is benchspec.B.StartTimer, whose doc is the contract.
 func (b *B) StartTimer() {
 	if r := b.r; r != nil && !r.timerOn {
 		r.timerOn = true
@@ -67,9 +79,7 @@ func (b *B) StartTimer() {
 	}
 }
 
-// ResetTimer discards the time and the invocations counted so far in the
-// current iteration, without changing whether the timer runs. Outside
-// b.Loop it does nothing: Loop starts each iteration afresh.
+// ResetTimer is benchspec.B.ResetTimer, whose doc is the contract.
 func (b *B) ResetTimer() {
 	r := b.r
 	if r == nil || !r.inIteration {
@@ -80,10 +90,7 @@ func (b *B) ResetTimer() {
 	r.invBase = b.loop.i
 }
 
-// ReportMetric records a secondary metric for the fork, such as a custom
-// count per op, under unit. The last value reported for a unit wins; the
-// report averages it over forks with its own error. Units must not contain
-// white space.
+// ReportMetric is benchspec.B.ReportMetric, whose doc is the contract.
 func (b *B) ReportMetric(v float64, unit string) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		b.Fatalf("ReportMetric(%v, %q): a metric must be a finite number", v, unit)
@@ -97,36 +104,28 @@ func (b *B) ReportMetric(v float64, unit string) {
 	b.metrics[unit] = v
 }
 
-// SetupIteration registers f to run before every iteration, warmup and
-// measurement, outside the timed window (JMH's @Setup(Level.Iteration)).
-// Register it before the first b.Loop(). Code before the loop is the
-// fork's setup (Level.Trial) and code after it the teardown; with threads,
-// each thread runs its own. A panic or b.Fatalf in f fails the run.
+// SetupIteration is benchspec.B.SetupIteration, whose doc is the contract.
 func (b *B) SetupIteration(f func()) { b.r.setup = append(b.r.setup, f) }
 
-// TeardownIteration registers f to run after every iteration, outside the
-// timed window (JMH's @TearDown(Level.Iteration)).
+// TeardownIteration is benchspec.B.TeardownIteration, whose doc is the contract.
 func (b *B) TeardownIteration(f func()) { b.r.teardown = append(b.r.teardown, f) }
 
-// Fatalf fails the run with the formatted message and stops the body, as
-// testing.B.Fatalf does. Use it for setup errors.
+// Fatalf is benchspec.B.Fatalf, whose doc is the contract.
 func (b *B) Fatalf(format string, args ...any) {
 	panic(fatal{fmt.Sprintf(format, args...)})
 }
 
-// Fatal fails the run with err's message.
+// Fatal is benchspec.B.Fatal, whose doc is the contract.
 func (b *B) Fatal(err error) { panic(fatal{err.Error()}) }
 
 // fatal is the panic value of Fatalf: a failure the user reported, not a
 // crash, so it carries no stack.
 type fatal struct{ msg string }
 
-// Thread is this B's goroutine number, 0 to Threads-1, for benchmarks that
-// give each thread its own share of the work.
+// Thread is benchspec.B.Thread, whose doc is the contract.
 func (b *B) Thread() int { return b.thread }
 
-// Param returns the value of the named parameter for this run. It panics
-// if the benchmark did not declare the parameter, which fails the run.
+// Param is benchspec.B.Param, whose doc is the contract.
 func (b *B) Param(name string) string {
 	v, ok := b.params[name]
 	if !ok {
@@ -135,8 +134,7 @@ func (b *B) Param(name string) string {
 	return v
 }
 
-// IntParam returns the named parameter as an int. A value that is not an
-// integer fails the run with the parameter's name and value.
+// IntParam is benchspec.B.IntParam, whose doc is the contract.
 func (b *B) IntParam(name string) int {
 	v := b.Param(name)
 	n, err := strconv.Atoi(v)

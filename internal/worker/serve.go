@@ -33,6 +33,12 @@ type Output struct {
 // results combined) to emit. It fails when a body panicked or called
 // Fatalf, returned before Loop reported false, or emit failed.
 func RunFork(a *protocol.Assignment, fn Func, clock Clock, rnd Rand, emit func(*protocol.Iteration) error) (*Output, error) {
+	return RunBound(a, fn.bind(), clock, rnd, emit)
+}
+
+// RunBound is RunFork for a body bound to state the caller allocated
+// (Bind): how the root package runs a func(*benchspec.B).
+func RunBound(a *protocol.Assignment, bind Bind, clock Clock, rnd Rand, emit func(*protocol.Iteration) error) (*Output, error) {
 	s := a.Run.Settings
 	threads := s.Threads
 	if threads == spec.ThreadsMax {
@@ -45,23 +51,25 @@ func RunFork(a *protocol.Assignment, fn Func, clock Clock, rnd Rand, emit func(*
 		rnd = &lockedRand{r: rnd}
 	}
 	bs := make([]*B, threads)
+	runs := make([]func(), threads)
 	for t := range bs {
-		b := &B{thread: t, params: make(map[string]string, len(a.Run.Params))}
+		b, run := bind()
+		*b = B{thread: t, params: make(map[string]string, len(a.Run.Params))}
 		for _, p := range a.Run.Params {
 			b.params[p.Name] = p.Value
 		}
 		b.r = newRunner(&s, a.Run.Mode, clock, rnd, g)
-		bs[t] = b
+		bs[t], runs[t] = b, run
 	}
 	var wg sync.WaitGroup
-	for _, b := range bs[1:] {
+	for t, b := range bs[1:] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runBody(fn, b, g)
+			runBody(runs[t+1], b, g)
 		}()
 	}
-	runBody(fn, bs[0], g)
+	runBody(runs[0], bs[0], g)
 	wg.Wait()
 	out := &Output{Metrics: bs[0].metrics}
 	if prof != nil {
@@ -79,7 +87,7 @@ func RunFork(a *protocol.Assignment, fn Func, clock Clock, rnd Rand, emit func(*
 
 // runBody runs one thread's body, turning a panic, Fatalf or an early
 // return into the fork's failure.
-func runBody(fn Func, b *B, g *group) {
+func runBody(run func(), b *B, g *group) {
 	defer func() {
 		if v := recover(); v != nil {
 			if f, ok := v.(fatal); ok {
@@ -89,7 +97,7 @@ func runBody(fn Func, b *B, g *group) {
 			}
 		}
 	}()
-	fn(b)
+	run()
 	if !b.r.done {
 		g.abort(errors.New("the benchmark function returned before b.Loop() reported false; its body must be `for b.Loop() { ... }`"))
 	}
@@ -122,7 +130,10 @@ func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 func Serve(lookup Lookup) int {
 	return ServeBodies(func(name string) (Body, bool) {
 		fn, ok := lookup(name)
-		return Body{Func: fn}, ok
+		if !ok {
+			return Body{}, false
+		}
+		return Body{Bind: fn.bind()}, true
 	})
 }
 

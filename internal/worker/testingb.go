@@ -15,19 +15,19 @@ import (
 )
 
 // Body is what a benchmark name is registered with: a benchspec body
-// (Func) or a standard go test benchmark (Testing); exactly one is set.
+// (Bind) or a standard go test benchmark (Testing); exactly one is set.
 type Body struct {
-	Func    Func
+	Bind    Bind
 	Testing func(*testing.B)
 }
 
-// Run runs one fork's assignment with the body: RunFork for a Func,
+// Run runs one fork's assignment with the body: RunBound for a Bind,
 // RunTesting for a func(*testing.B).
 func (bd Body) Run(a *protocol.Assignment, clock Clock, rnd Rand, emit func(*protocol.Iteration) error) (*Output, error) {
 	if bd.Testing != nil {
 		return RunTesting(a, bd.Testing, emit)
 	}
-	return RunFork(a, bd.Func, clock, rnd, emit)
+	return RunBound(a, bd.Bind, clock, rnd, emit)
 }
 
 // MetricMBPerSec is the secondary metric of a go test benchmark that
