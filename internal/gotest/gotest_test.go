@@ -66,7 +66,7 @@ func TestLoadErrors(t *testing.T) {
 		{"example.invalid/no/such/pkg", []string{`package "example.invalid/no/such/pkg": go list failed:`}},
 		{"./testdata/missing", []string{`package "./testdata/missing": go list failed:`, "testdata/missing"}},
 		{"./testdata/...", []string{`package "./testdata/..." matches no package`}},
-		{"../../executor/...", []string{`package "../../executor/..." names 2 packages; name exactly one`}},
+		{"../protocol/...", []string{`package "../protocol/..." names 2 packages; name exactly one`}},
 		{"./testdata/notests", []string{"internal/gotest/testdata/notests has no test files, so no benchmarks"}},
 		{"./testdata/nobench", []string{"internal/gotest/testdata/nobench has no benchmarks: its _test.go files declare no func BenchmarkXxx(b *testing.B)"}},
 		{"./testdata/broken", []string{"building the test binary of github.com/benchspec/benchspec/internal/gotest/testdata/broken failed: go test failed:",
