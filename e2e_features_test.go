@@ -1,6 +1,7 @@
 package benchspec_test
 
 import (
+	"math"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -152,10 +153,25 @@ func TestGCProfilerAndCPUProfile(t *testing.T) {
 	}
 	rep, _ := readReport(t, out)
 	run := rep.Runs[0]
-	for unit, want := range map[string]float64{"B/op": 1024, "allocs/op": 1} {
-		m, ok := run.SecondaryMetrics[unit]
-		if !ok || float64(m.Score) < want-0.5 || float64(m.Score) > want+0.5 {
-			t.Errorf("%s = %+v, want %v", unit, m, want)
+	// What else the fork allocates between the gc profiler's readings
+	// (the cpu profiler's writer among others: up to some KiB in some
+	// hundred objects per iteration) is spread over an iteration's ops,
+	// which a busy machine makes few: the tolerance follows the fewest
+	// ops of a measurement iteration.
+	minOps := math.Inf(1)
+	for _, it := range run.Forks[0].Iterations {
+		if it.Phase == "measurement" {
+			minOps = min(minOps, float64(it.Ops))
+		}
+	}
+	for _, tc := range []struct {
+		unit        string
+		want, stray float64
+	}{{"B/op", 1024, 64 << 10}, {"allocs/op", 1, 256}} {
+		m, ok := run.SecondaryMetrics[tc.unit]
+		tol := max(0.5, tc.stray/minOps)
+		if !ok || float64(m.Score) < tc.want-tol || float64(m.Score) > tc.want+tol {
+			t.Errorf("%s = %+v, want %v ± %.2g (the fewest ops of an iteration: %v)", tc.unit, m, tc.want, tol, minOps)
 		}
 	}
 	cpu := run.Forks[0].Profiles["cpu"]
