@@ -30,6 +30,7 @@ package executor
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -232,6 +233,11 @@ func runInProcess(a *protocol.Assignment, run InProcessFunc, obs Observer) proto
 		return nil
 	})
 	fr.Timer, fr.Metrics = cal, metrics
+	var skip interface{ SkipReason() string }
+	if errors.As(err, &skip) && len(fr.Iterations) == 0 {
+		fr.Skipped = skip.SkipReason()
+		return fr
+	}
 	if err != nil {
 		fr.Err = err.Error()
 		fr.Iterations = nil

@@ -132,6 +132,16 @@ func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protoc
 				return "", true
 			case protocol.MsgError:
 				return m.msg.Error, false
+			case protocol.MsgSkip:
+				if len(fr.Iterations) > 0 {
+					p.kill()
+					return "the fork reported a skip after iterations", false
+				}
+				fr.Skipped = m.msg.Skip
+				if fr.Skipped == "" {
+					fr.Skipped = "skipped without a reason"
+				}
+				return "", true
 			default:
 				p.kill()
 				return fmt.Sprintf("unknown message type %q on the result pipe", m.msg.Type), false

@@ -30,7 +30,7 @@ func scopesOf(registry []Benchmark) map[string]*scope {
 		}
 		name := b.Name
 		if b.GoTest != nil {
-			name = b.GoTest.Func
+			name = b.GoTest.Name
 		}
 		sc.byName[name] = b
 		sc.names = append(sc.names, name)
@@ -54,12 +54,47 @@ func noPackage(e *spec.Entry) *spec.Error {
 		"package %q: no benchmarks of it are known here; package entries are run by `benchspec run` (go run github.com/benchspec/benchspec/cmd/benchspec run) or a suite's run, which build its test binary", e.Package)}
 }
 
+// matchGoTest returns the go test names (BenchmarkTrimSpace/NoTrim) a
+// package entry selects: those its include selects and its exclude does
+// not exclude, with go test -bench and -skip semantics (NameFilter).
+func matchGoTest(e *spec.Entry, names []string) ([]string, *spec.Error) {
+	inc, err := CompileNameFilter(e.Include)
+	if err != nil {
+		return nil, &spec.Error{Pos: e.IncludePos, Msg: fmt.Sprintf("include: invalid regexp: %v", err)}
+	}
+	var exc *NameFilter
+	if e.Exclude != "" {
+		if exc, err = CompileNameFilter(e.Exclude); err != nil {
+			return nil, &spec.Error{Pos: e.ExcludePos, Msg: fmt.Sprintf("exclude: invalid regexp: %v", err)}
+		}
+	}
+	var out []string
+	for _, n := range names {
+		levels := NameLevels(n)
+		if inc.Selects(levels) && (exc == nil || !exc.Excludes(levels)) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		msg := fmt.Sprintf("include %q matches no benchmark of package %s", e.Include, e.Package)
+		if e.Exclude != "" {
+			msg = fmt.Sprintf("include %q with exclude %q matches no benchmark of package %s", e.Include, e.Exclude, e.Package)
+		}
+		if c := closest(e.Include, names, 3); len(c) > 0 {
+			msg += "; closest: " + strings.Join(c, ", ")
+		}
+		return nil, &spec.Error{Pos: e.IncludePos, Msg: msg}
+	}
+	return out, nil
+}
+
 // checkTesting reports the settings of an entry that its go test
 // benchmarks cannot run with. A func(*testing.B) is measured by
-// testing.Benchmark, one call per iteration: there is no per-invocation
-// timing for sample mode and no synchronized threads. A package
-// benchmark also runs every iteration of a fork in one process of its
-// test binary with one -test.benchtime, and never in-process.
+// testing.Benchmark (a package benchmark by testing.RunBenchmarks), one
+// call per iteration: there is no per-invocation timing for sample mode
+// and no synchronized threads. A package benchmark also runs in its
+// test binary, never in-process. Warmup and measurement may differ in
+// time and batch size: each phase has its own -test.benchtime.
 func checkTesting(e *spec.Entry, matched []string, byName map[string]*Benchmark) spec.ErrorList {
 	var testing, pkg string
 	for _, m := range matched {
@@ -68,7 +103,7 @@ func checkTesting(e *spec.Entry, matched []string, byName map[string]*Benchmark)
 			testing = b.Name
 		}
 		if b.GoTest != nil && pkg == "" {
-			pkg = b.GoTest.Func
+			pkg = b.GoTest.Name
 		}
 	}
 	if testing == "" && pkg == "" {
@@ -98,20 +133,6 @@ func checkTesting(e *spec.Entry, matched []string, byName map[string]*Benchmark)
 	}
 	if s.Forks == 0 {
 		fail(settingPos(e, "forks"), "forks", "forks: 0 runs in-process, which %s cannot: they run in their package's test binary; use forks: 1 or more", what)
-	}
-	// One -test.benchtime serves the warmup and the measurement
-	// iterations of a fork: go test cannot change it between counts.
-	w, m := s.Warmup, s.Measurement
-	if w.Iterations > 0 {
-		timed := slices.ContainsFunc(s.Modes, func(m string) bool { return m != spec.ModeSingleShot })
-		if timed && w.Time != m.Time {
-			fail(settingPos(e, "warmup.time", "measurement.time", "warmup", "measurement"), "warmup.time",
-				"%s run all iterations of a fork with one -test.benchtime: warmup.time (%s) must equal measurement.time (%s)", what, w.Time, m.Time)
-		}
-		if slices.Contains(s.Modes, spec.ModeSingleShot) && max(w.BatchSize, 1) != max(m.BatchSize, 1) {
-			fail(settingPos(e, "warmup.batch_size", "measurement.batch_size", "warmup", "measurement"), "warmup.batch_size",
-				"%s run all iterations of a fork with one -test.benchtime: in ss mode warmup.batch_size (%d) must equal measurement.batch_size (%d)", what, w.BatchSize, m.BatchSize)
-		}
 	}
 	return errs
 }
@@ -150,12 +171,13 @@ func isRelative(pkg string) bool {
 	return pkg == "." || pkg == ".." || strings.HasPrefix(pkg, "./") || strings.HasPrefix(pkg, "../")
 }
 
-// PackageName is the benchmark name of the package benchmark function
-// fn: fn without its "Benchmark" prefix ("BenchmarkIndex" is "Index"),
-// the name go test's output and benchstat give it.
-func PackageName(fn string) string {
-	if name := strings.TrimPrefix(fn, "Benchmark"); name != "" {
-		return name
+// PackageName is the benchmark name of the package benchmark that go
+// test names name: without its "Benchmark" prefix ("BenchmarkIndex" is
+// "Index", "BenchmarkTrimSpace/NoTrim" is "TrimSpace/NoTrim"), the name
+// benchstat gives it. A function named just "Benchmark" keeps it.
+func PackageName(name string) string {
+	if rest := strings.TrimPrefix(name, "Benchmark"); rest != "" && rest[0] != '/' {
+		return rest
 	}
-	return fn
+	return name
 }

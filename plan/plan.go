@@ -48,7 +48,13 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 				errs = append(errs, noPackage(e))
 				continue
 			}
-			matched, err := match(e, sc.sortedNames())
+			var matched []string
+			var err *spec.Error
+			if e.Package != "" {
+				matched, err = matchGoTest(e, sc.sortedNames())
+			} else {
+				matched, err = match(e, sc.sortedNames())
+			}
 			if err != nil {
 				errs = append(errs, err)
 				continue

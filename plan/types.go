@@ -27,8 +27,9 @@ type Benchmark struct {
 	GoTest *GoTest
 }
 
-// GoTest is a benchmark function of a Go package, run in the package's
-// test binary (go test -c) rather than in the suite binary.
+// GoTest is a benchmark of a Go package — a benchmark function or one of
+// its b.Run sub-benchmarks — run in the package's test binary (go test
+// -c, with benchspec's driver) rather than in the suite binary.
 type GoTest struct {
 	ImportPath string `json:"import_path"`
 	// Dir is the package's source directory: the test binary runs there,
@@ -36,10 +37,22 @@ type GoTest struct {
 	Dir string `json:"dir"`
 	// Binary is the test binary's path.
 	Binary string `json:"binary"`
-	// Func is the benchmark function, "BenchmarkIndex": what include and
-	// exclude match, as go test -bench does. The benchmark's Name is Func
-	// without the "Benchmark" prefix, as go test and benchstat print it.
+	// Func is the top-level benchmark function, "BenchmarkDecode".
 	Func string `json:"func"`
+	// Name is the benchmark as go test prints it without its
+	// -GOMAXPROCS suffix, "BenchmarkDecode/Digits/Huffman/1e4" (Func for
+	// a benchmark without sub-benchmarks): what include and exclude
+	// match, level by level, as go test -bench does. The benchmark's
+	// plan name is Name without the "Benchmark" prefix (PackageName).
+	Name string `json:"name"`
+	// Driver is the test function of benchspec's driver that can call
+	// Func (one per test package, internal or external).
+	Driver string `json:"driver"`
+	// Labels are the header lines the test binary printed before its
+	// first result (goos, goarch, pkg, cpu), in order, as printed:
+	// what `--format gobench` writes so that benchstat pairs its output
+	// with go test's.
+	Labels [][2]string `json:"labels,omitempty"`
 }
 
 // Plan is the ordered list of runs a batch will execute.

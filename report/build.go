@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
@@ -109,6 +110,9 @@ func buildRun(r *plan.Run, forks []protocol.ForkResult, gomaxprocs int) (run Run
 	for _, p := range r.Params {
 		run.Params[p.Name] = p.Value
 	}
+	if g := r.GoTest; g != nil {
+		run.GoTest = &GoTestRef{ImportPath: g.ImportPath, Labels: g.Labels}
+	}
 	var measured []*protocol.ForkResult
 	for i := range forks {
 		f := &forks[i]
@@ -121,6 +125,14 @@ func buildRun(r *plan.Run, forks []protocol.ForkResult, gomaxprocs int) (run Run
 		}
 	}
 	if run.Failed() {
+		return run, true
+	}
+	if skipped, reason := skipOf(measured); skipped == len(measured) && skipped > 0 {
+		run.Status, run.SkipReason = StatusSkipped, reason
+		return run, len(measured) >= max(r.Settings.Forks, 1)
+	} else if skipped > 0 {
+		run.Status = StatusFailed
+		run.Error = fmt.Sprintf("the benchmark skipped itself in %d of %d measured forks (%s) and ran in the others", skipped, len(measured), strings.Join(strings.Fields(reason), " "))
 		return run, true
 	}
 	if want := max(r.Settings.Forks, 1); len(measured) < want {
@@ -302,4 +314,17 @@ func floatMap(m map[string]float64) map[string]Float {
 		out[k] = Float(v)
 	}
 	return out
+}
+
+// skipOf counts the forks that skipped, with the first one's reason.
+func skipOf(forks []*protocol.ForkResult) (n int, reason string) {
+	for _, f := range forks {
+		if f.Skipped != "" {
+			if n == 0 {
+				reason = f.Skipped
+			}
+			n++
+		}
+	}
+	return n, reason
 }

@@ -20,6 +20,9 @@ const SchemaVersion = 1
 const (
 	StatusOK     = "ok"
 	StatusFailed = "failed"
+	// StatusSkipped is a run whose benchmark skipped itself (b.Skip) in
+	// every measured fork: not a failure, as under go test.
+	StatusSkipped = "skipped"
 )
 
 // Report is the result of a batch: the environment, and one Run per
@@ -99,9 +102,16 @@ type Run struct {
 	Spec     string   `json:"spec"`  // path of the spec that selected the run
 	Entry    int      `json:"entry"` // 0-based index of the entry in that spec
 
-	Status     string `json:"status"`      // StatusOK or StatusFailed
-	Error      string `json:"error"`       // the first failure, "" when ok
+	Status string `json:"status"` // StatusOK, StatusFailed or StatusSkipped
+	Error  string `json:"error"`  // the first failure, "" when ok or skipped
+	// SkipReason is why a skipped run's benchmark skipped itself, as go
+	// test prints it; "" unless skipped.
+	SkipReason string `json:"skip_reason,omitempty"`
 	StderrTail string `json:"stderr_tail"` // of the first failed fork
+
+	// GoTest is set for a package benchmark (a `package:` entry): its
+	// package and the header its test binary prints.
+	GoTest *GoTestRef `json:"go_test,omitempty"`
 
 	// Primary is nil when the run failed.
 	Primary          *Metric           `json:"primary_metric"`
@@ -110,8 +120,33 @@ type Run struct {
 	Forks            []Fork            `json:"forks"`
 }
 
+// GoTestRef is the package of a package benchmark.
+type GoTestRef struct {
+	ImportPath string `json:"import_path"`
+	// Labels are the configuration lines the test binary prints before
+	// its results (goos, goarch, pkg, cpu), as printed.
+	Labels [][2]string `json:"labels"`
+}
+
 // Failed reports whether the run failed.
-func (r *Run) Failed() bool { return r.Status != StatusOK }
+func (r *Run) Failed() bool { return r.Status == StatusFailed }
+
+// Skipped reports whether the run's benchmark skipped itself.
+func (r *Run) Skipped() bool { return r.Status == StatusSkipped }
+
+// NoScore reports whether the run has no primary score to show: it
+// failed or skipped.
+func (r *Run) NoScore() bool { return r.Status != StatusOK || r.Primary == nil }
+
+// Outcome is a run's failure or skip in one line, for notes: the error,
+// or "skipped: " and the reason.
+func (r *Run) Outcome() string {
+	text := r.Error
+	if r.Skipped() {
+		text = "skipped: " + r.SkipReason
+	}
+	return strings.Join(strings.Fields(text), " ")
+}
 
 // DisplayName is the run's name in tables: its benchmark, with
 // "/threads=N" when more than one goroutine ran it, followed by

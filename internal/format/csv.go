@@ -36,7 +36,7 @@ func (CSV) Render(w io.Writer, r *report.Report) error {
 		for _, n := range names {
 			rec = append(rec, row.Run.Params[n])
 		}
-		records = append(records, append(rec, row.Run.Status, OneLine(row.Run.Error)))
+		records = append(records, append(rec, row.Run.Status, row.Run.Outcome()))
 	}
 	if err := cw.WriteAll(records); err != nil {
 		return err

@@ -41,8 +41,10 @@ import (
 // sample count is the number of forks. Sample mode's percentiles are not
 // written: benchstat computes its own summaries.
 //
-// File configuration is what `go test` writes: goos, goarch, pkg (the
-// suite name: there is no Go package behind a spec) and cpu, so that
+// File configuration is what `go test` writes: goos, goarch, pkg and
+// cpu — for a package benchmark the lines its test binary printed
+// (pkg: its import path), for a registered one the suite name as pkg and
+// the parent's CPU — so that
 // `benchstat gotest.txt benchspec.txt` pairs results with plain `go test
 // -bench` output directly. The mode and threads, which change what a
 // number means, are name keys instead, written only when they differ
@@ -64,7 +66,13 @@ func (GoBench) Render(w io.Writer, r *report.Report) error {
 	for i := range r.Runs {
 		run := &r.Runs[i]
 		name := goBenchName(run, r.Env.GOMAXPROCS)
-		if run.Failed() || run.Primary == nil {
+		if run.Skipped() {
+			if _, err := fmt.Fprintf(w, "--- SKIP: Benchmark%s\n    %s\n", name, OneLine(run.SkipReason)); err != nil {
+				return err
+			}
+			continue
+		}
+		if run.NoScore() {
 			if _, err := fmt.Fprintf(w, "--- FAIL: Benchmark%s\n    %s\n", name, OneLine(run.Error)); err != nil {
 				return err
 			}
@@ -151,6 +159,18 @@ func goBenchUnit(run *report.Run) (unit string, scale float64) {
 func goBenchConfig(r *report.Report, run *report.Run) []benchfmt.Config {
 	kv := [][2]string{
 		{"goos", r.Env.GOOS}, {"goarch", r.Env.GOARCH}, {"pkg", r.Suite}, {"cpu", r.Env.CPU},
+	}
+	if g := run.GoTest; g != nil && len(g.Labels) > 0 {
+		// The test binary's own header, byte for byte (a cpu line's
+		// trailing blanks included: benchfmt keeps them, so benchstat
+		// would not pair a trimmed one with go test's).
+		config := make([]benchfmt.Config, 0, len(g.Labels))
+		for _, c := range g.Labels {
+			if !strings.ContainsAny(c[0]+c[1], "\n\r") {
+				config = append(config, benchfmt.Config{Key: c[0], Value: []byte(c[1]), File: true})
+			}
+		}
+		return config
 	}
 	config := make([]benchfmt.Config, 0, len(kv))
 	for _, c := range kv {

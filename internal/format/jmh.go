@@ -96,7 +96,7 @@ func (JMH) Render(w io.Writer, r *report.Report) error {
 	out := []jmhResult{}
 	for i := range r.Runs {
 		run := &r.Runs[i]
-		if run.Failed() || run.Primary == nil {
+		if run.NoScore() {
 			continue
 		}
 		out = append(out, jmhResultOf(&r.Env, run))

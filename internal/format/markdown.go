@@ -46,7 +46,7 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 			cells[0] = "`" + strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(row.Name) + "`"
 		}
 		if row.Metric == nil {
-			cells[len(names)+3] = fmt.Sprintf("**FAILED** [%d]", row.Note)
+			cells[len(names)+3] = fmt.Sprintf("**%s** [%d]", NoScoreLabel(row.Run), row.Note)
 		}
 		mdRow(&b, cells)
 	}

@@ -43,7 +43,7 @@ func Header(params []string) []string {
 }
 
 // Cells formats the row in Header's columns, like JMH's table: three
-// decimals, the error as "± 0.123", "FAILED [n]" for a failed run, the
+// decimals, the error as "± 0.123", "FAILED [n]" for a failed run (SKIPPED for a skipped one), the
 // unit followed by the marks of the run's diagnostics ("ns/op [2,3]").
 func (r Row) Cells(params []string) []string {
 	cells := []string{r.Name}
@@ -53,7 +53,7 @@ func (r Row) Cells(params []string) []string {
 	cells = append(cells, r.Run.Mode)
 	switch m := r.Metric; {
 	case m == nil:
-		cells = append(cells, "", fmt.Sprintf("FAILED [%d]", r.Note), "")
+		cells = append(cells, "", fmt.Sprintf("%s [%d]", NoScoreLabel(r.Run), r.Note), "")
 	case r.SampleQuantile:
 		cells = append(cells, "", Score(m.Score), errorCell(m.ScoreError))
 	default:
@@ -101,8 +101,8 @@ func Rows(r *report.Report) ([]Row, []Note) {
 	var notes []Note
 	for i := range r.Runs {
 		run := &r.Runs[i]
-		if run.Failed() || run.Primary == nil {
-			n := Note{N: len(notes) + 1, Label: RunLabel(run), Reason: OneLine(run.Error)}
+		if run.NoScore() {
+			n := Note{N: len(notes) + 1, Label: RunLabel(run), Reason: run.Outcome()}
 			notes = append(notes, n)
 			rows = append(rows, Row{Run: run, Name: run.DisplayName(), Note: n.N})
 			continue
@@ -179,4 +179,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// NoScoreLabel stands in a table for the score of a run without one:
+// FAILED, or SKIPPED for a benchmark that skipped itself.
+func NoScoreLabel(run *report.Run) string {
+	if run.Skipped() {
+		return "SKIPPED"
+	}
+	return "FAILED"
 }

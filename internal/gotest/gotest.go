@@ -1,53 +1,66 @@
 // Package gotest turns the `package:` entries of specs into benchmarks:
-// it builds each named Go package's test binary once and lists the
-// benchmark functions in it. The forks then run that binary (see
-// worker.RunTestBinary); nothing here measures.
+// it builds each named Go package's test binary once, with benchspec's
+// driver (internal/testdriver) added through `go test -overlay` (the
+// package's source tree is never written), and finds every benchmark
+// in it that go test would print a result line for: each benchmark
+// function, and each b.Run sub-benchmark, found by one cheap listing run
+// of the selected functions (Discover). The forks then run that binary
+// (see worker.RunTestBinary); nothing here measures.
 //
 // A relative `package:` (./codec) is relative to its spec file
 // (plan.PackageKey), and the go command runs in that directory, so the
 // package is resolved in its own module; an import path is resolved in
 // the module of the current directory, or the standard library.
 //
-// Test binaries are cached by content. `go test -c` builds into a
+// Test binaries are cached by content: `go test -c` builds into a
 // temporary file next to the cache; the binary's SHA-256 names it
 // (<import path>-<hash>.test), and an identical one already there is
-// kept instead. Go's own build cache makes the rebuild of an unchanged
-// package a matter of a fraction of a second (the compile and the link
-// are both cached), and Go builds are reproducible, so an unchanged
-// package always gets the same file: its path is stable across batches
-// (a resumed journal finds it), and a changed package never runs a
-// stale binary, whatever changed — its code, a dependency, the Go
-// version, build flags or GOFLAGS. The cache is $BENCHSPEC_CACHE, or
-// benchspec/testbin under the user's cache directory; nothing removes old
-// binaries from it.
+// kept instead. A later batch of an unchanged package does not even run
+// the go command: a fingerprint of everything the build reads that can
+// change without the go command's help (the go binary, the GO* and CGO_*
+// environment, the package argument and directory, and every file of the
+// module it is resolved in; see fingerprint) finds the binary and its
+// listing in the cache's index. The standard library and the module
+// cache are keyed by the go binary and go.sum. Workspaces (go.work) and
+// go.mod replace directives that point at directories are outside the
+// fingerprint, so such packages are rebuilt every time, as is any
+// package when BENCHSPEC_CACHE_NO_INDEX is set.
+//
+// The cache is $BENCHSPEC_CACHE, or benchspec/testbin under the user's
+// cache directory. It is bounded (Limits): after a build, binaries unused
+// for longer than the age limit, then the least recently used beyond the
+// size limit, are removed. `benchspec cache` shows and prunes it.
 package gotest
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"sync"
+	"time"
 
-	"github.com/benchspec/benchspec/internal/filehash"
+	"github.com/benchspec/benchspec/internal/testdriver"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
 
-// Package is a Go package's test binary and the benchmarks in it.
+// Package is a Go package's test binary and the benchmark functions in it.
 type Package struct {
-	ImportPath string
-	Dir        string // the package's source directory
-	Binary     string // the test binary, in the cache
-	// Benchmarks are the benchmark function names (BenchmarkIndex), in
-	// the order the test binary lists them.
-	Benchmarks []string
+	ImportPath string `json:"import_path"`
+	Dir        string `json:"dir"`    // the package's source directory
+	Binary     string `json:"binary"` // the test binary, in the cache
+	// Benchmarks are the benchmark function names (BenchmarkIndex),
+	// sorted.
+	Benchmarks []string `json:"benchmarks"`
+	// External marks the functions of the external test package
+	// (package p_test), whose driver is another test function.
+	External map[string]bool `json:"external,omitempty"`
 }
+
+// Driver is the driver test function that can call the benchmark
+// function fn.
+func (p *Package) Driver(fn string) string { return testdriver.DriverTest(p.External[fn]) }
 
 // Builder builds and lists test binaries, each package once per Builder.
 // The zero value uses DefaultCacheDir and the go command on PATH.
@@ -56,6 +69,8 @@ type Builder struct {
 	CacheDir string
 	// Go is the go command; "" is "go".
 	Go string
+	// Limits bound the cache; the zero value is LimitsFromEnv().
+	Limits *Limits
 
 	mu     sync.Mutex
 	loaded map[string]loaded // by the package as the spec writes it
@@ -80,14 +95,24 @@ func DefaultCacheDir() string {
 	return filepath.Join(base, "benchspec", "testbin")
 }
 
+func (b *Builder) cacheDir() string {
+	if b.CacheDir != "" {
+		return b.CacheDir
+	}
+	return DefaultCacheDir()
+}
+
 // Benchmarks resolves the `package:` entries of specs into the plan's
-// benchmarks: every benchmark function of every package named, with its
-// test binary. Every problem is reported, at the position of the
-// entry's `package:`, as a spec.ErrorList.
+// benchmarks: every benchmark go test would print a result for, in the
+// functions the entries' includes select at their first level, with its
+// test binary. Every problem is reported, at the position of the entry's
+// `package:`, as a spec.ErrorList.
 func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error) {
-	var out []plan.Benchmark
 	var errs spec.ErrorList
-	done := map[string]bool{}
+	var order []string
+	pkgs := map[string]*Package{}
+	funcs := map[string]map[string]bool{}
+	timeouts := map[string]time.Duration{}
 	for _, s := range specs {
 		for i := range s.Entries {
 			e := &s.Entries[i]
@@ -100,16 +125,32 @@ func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec) ([]plan.Be
 				errs = append(errs, &spec.Error{Pos: e.PackagePos, Msg: fmt.Sprintf("benchmarks[%d].package: %v", e.Index, err)})
 				continue
 			}
-			if done[key] {
-				continue
+			if pkgs[key] == nil {
+				pkgs[key], funcs[key] = p, map[string]bool{}
+				order = append(order, key)
 			}
-			done[key] = true
-			for _, fn := range p.Benchmarks {
+			for _, fn := range selectedFuncs(e, p.Benchmarks) {
+				funcs[key][fn] = true
+			}
+			timeouts[key] = max(timeouts[key], e.Settings.Timeout)
+		}
+	}
+	var out []plan.Benchmark
+	for _, key := range order {
+		p := pkgs[key]
+		l, err := b.Discover(ctx, p, funcs[key], timeouts[key])
+		if err != nil {
+			errs = append(errs, &spec.Error{Pos: firstPackagePos(specs, key), Msg: fmt.Sprintf("package %s: %v", p.ImportPath, err)})
+			continue
+		}
+		for _, fn := range p.Benchmarks {
+			for _, leaf := range l.Funcs[fn] {
 				out = append(out, plan.Benchmark{
-					Name:    plan.PackageName(fn),
+					Name:    plan.PackageName(leaf),
 					Testing: true,
 					Package: key,
-					GoTest:  &plan.GoTest{ImportPath: p.ImportPath, Dir: p.Dir, Binary: p.Binary, Func: fn},
+					GoTest: &plan.GoTest{ImportPath: p.ImportPath, Dir: p.Dir, Binary: p.Binary,
+						Func: fn, Name: leaf, Driver: p.Driver(fn), Labels: l.Labels},
 				})
 			}
 		}
@@ -120,12 +161,48 @@ func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec) ([]plan.Be
 	return out, nil
 }
 
-// Load builds the test binary of pkg and lists its benchmarks. pkg is an
-// import path, resolved in the current directory's module (or the
-// standard library), or a directory, which the go command then runs in,
-// so that it is resolved in its own module. A path that names no package
-// or several, a package without test files or benchmarks, and a build
-// failure are errors that say so.
+// selectedFuncs are the benchmark functions whose sub-benchmarks the
+// entry may select: those its include matches at the first level (fully
+// or as a parent) and its exclude does not remove whole. An invalid
+// pattern selects nothing here; plan.Build reports it.
+func selectedFuncs(e *spec.Entry, funcs []string) []string {
+	inc, err := plan.CompileNameFilter(e.Include)
+	if err != nil {
+		return nil
+	}
+	var exc *plan.NameFilter
+	if e.Exclude != "" {
+		if exc, err = plan.CompileNameFilter(e.Exclude); err != nil {
+			return nil
+		}
+	}
+	var out []string
+	for _, fn := range funcs {
+		level := []string{fn}
+		if ok, _ := inc.Match(level); ok && (exc == nil || !exc.Excludes(level)) {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+func firstPackagePos(specs []*spec.Spec, key string) spec.Pos {
+	for _, s := range specs {
+		for i := range s.Entries {
+			if e := &s.Entries[i]; e.Package != "" && plan.PackageKey(s.Path, e.Package) == key {
+				return e.PackagePos
+			}
+		}
+	}
+	return spec.Pos{}
+}
+
+// Load builds the test binary of pkg and lists its benchmark functions.
+// pkg is an import path, resolved in the current directory's module (or
+// the standard library), or a directory, which the go command then runs
+// in, so that it is resolved in its own module. A path that names no
+// package or several, a package without test files or benchmarks, and a
+// build failure are errors that say so.
 func (b *Builder) Load(ctx context.Context, pkg string) (*Package, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -148,129 +225,41 @@ func (b *Builder) load(ctx context.Context, pkg string) (*Package, error) {
 			return nil, fmt.Errorf("package directory %s does not exist", pkg)
 		}
 	}
-	p, err := b.list(ctx, dir, arg)
+	cache := b.cacheDir()
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return nil, fmt.Errorf("test binary cache: %w", err)
+	}
+	fp := fingerprint(b.goBin(), dir, arg)
+	if p := readIndex(cache, fp); p != nil {
+		return p, nil
+	}
+	l, err := b.list(ctx, dir, arg)
 	if err != nil {
 		return nil, err
 	}
-	if p.Binary, err = b.build(ctx, dir, arg, p.ImportPath); err != nil {
+	funcs, external, err := benchmarkFuncs(l)
+	if err != nil {
 		return nil, err
 	}
-	if p.Benchmarks, err = listBenchmarks(ctx, p); err != nil {
+	if len(funcs) == 0 {
+		return nil, fmt.Errorf("package %s has no benchmarks: its _test.go files declare no func BenchmarkXxx(b *testing.B)", l.ImportPath)
+	}
+	ov, err := overlay(cache, l, funcs, external)
+	if err != nil {
+		return nil, fmt.Errorf("test binary cache: %w", err)
+	}
+	p := &Package{ImportPath: l.ImportPath, Dir: l.Dir, Benchmarks: funcs, External: external}
+	if p.Binary, err = b.build(ctx, cache, dir, arg, l.ImportPath, ov); err != nil {
 		return nil, err
 	}
-	if len(p.Benchmarks) == 0 {
-		return nil, fmt.Errorf("package %s has no benchmarks: its _test.go files declare no func BenchmarkXxx(b *testing.B)", p.ImportPath)
-	}
+	writeIndex(cache, fp, p)
+	b.limits().Prune(cache, p.Binary)
 	return p, nil
 }
 
-// list resolves pkg with go list, run in dir ("": the current one).
-func (b *Builder) list(ctx context.Context, dir, pkg string) (*Package, error) {
-	if strings.HasPrefix(pkg, "-") {
-		return nil, fmt.Errorf("invalid package %q", pkg)
+func (b *Builder) limits() Limits {
+	if b.Limits != nil {
+		return *b.Limits
 	}
-	out, err := b.goCmd(ctx, dir, "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}", "--", pkg)
-	if err != nil {
-		return nil, fmt.Errorf("package %q: %w", pkg, err)
-	}
-	if strings.TrimSpace(out) == "" {
-		return nil, fmt.Errorf("package %q matches no package", pkg)
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 1 {
-		return nil, fmt.Errorf("package %q names %d packages; name exactly one", pkg, len(lines))
-	}
-	f := strings.Split(lines[0], "\t")
-	if len(f) != 4 {
-		return nil, fmt.Errorf("package %q: unexpected go list output %q", pkg, lines[0])
-	}
-	if f[2] == "0" && f[3] == "0" {
-		return nil, fmt.Errorf("package %s has no test files, so no benchmarks", f[0])
-	}
-	return &Package{ImportPath: f[0], Dir: f[1]}, nil
-}
-
-var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// build runs go test -c on pkg in dir into a temporary file in the
-// cache and installs the result under its content hash.
-func (b *Builder) build(ctx context.Context, dir, pkg, importPath string) (string, error) {
-	cache := b.CacheDir
-	if cache == "" {
-		cache = DefaultCacheDir()
-	}
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return "", fmt.Errorf("test binary cache: %w", err)
-	}
-	tmp, err := os.MkdirTemp(cache, ".build-")
-	if err != nil {
-		return "", fmt.Errorf("test binary cache: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "pkg.test")
-	if _, err := b.goCmd(ctx, dir, "test", "-c", "-o", bin, pkg); err != nil {
-		return "", fmt.Errorf("building the test binary of %s failed: %w", importPath, err)
-	}
-	sum, err := filehash.SHA256(bin)
-	if err != nil {
-		return "", fmt.Errorf("building the test binary of %s: %w", importPath, err)
-	}
-	name := strings.Trim(unsafeChars.ReplaceAllString(importPath, "_"), "_.")
-	final := filepath.Join(cache, fmt.Sprintf("%s-%s.test", name, sum[:16]))
-	if _, err := os.Stat(final); err == nil {
-		return final, nil
-	}
-	if err := os.Rename(bin, final); err != nil {
-		return "", fmt.Errorf("test binary cache: %w", err)
-	}
-	return final, nil
-}
-
-// listBenchmarks asks the test binary for its benchmark functions.
-func listBenchmarks(ctx context.Context, p *Package) ([]string, error) {
-	cmd := exec.CommandContext(ctx, p.Binary, "-test.list", "^Benchmark")
-	cmd.Dir = p.Dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("listing the benchmarks of %s (%s -test.list): %v%s", p.ImportPath, p.Binary, err, indent(stderr.String()))
-	}
-	var names []string
-	for _, line := range strings.Split(stdout.String(), "\n") {
-		if strings.HasPrefix(line, "Benchmark") && !strings.ContainsAny(line, " \t") {
-			names = append(names, line)
-		}
-	}
-	return names, nil
-}
-
-// goCmd runs the go command in dir ("": the current one) and returns its
-// stdout; a failure carries its stderr.
-func (b *Builder) goCmd(ctx context.Context, dir string, args ...string) (string, error) {
-	goBin := b.Go
-	if goBin == "" {
-		goBin = "go"
-	}
-	cmd := exec.CommandContext(ctx, goBin, args...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && stderr.Len() > 0 {
-			return "", fmt.Errorf("go %s failed:%s", args[0], indent(stderr.String()))
-		}
-		return "", fmt.Errorf("go %s: %v%s", args[0], err, indent(stderr.String()))
-	}
-	return stdout.String(), nil
-}
-
-// indent puts the command output s on lines of its own, indented, for
-// an error message; "" stays "".
-func indent(s string) string {
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return ""
-	}
-	return "\n\t" + strings.ReplaceAll(s, "\n", "\n\t")
+	return LimitsFromEnv()
 }

@@ -41,6 +41,10 @@ const (
 	MsgIteration = "iteration" // one iteration finished
 	MsgDone      = "done"      // all iterations finished; carries Metrics
 	MsgError     = "error"     // the benchmark failed; carries Error
+	// MsgSkip ends a fork whose benchmark skipped itself (b.Skip) before
+	// any iteration; carries Skip, the reason. The run is skipped, not
+	// failed.
+	MsgSkip = "skip"
 )
 
 // Message is one line on the result pipe.
@@ -52,4 +56,5 @@ type Message struct {
 	Metrics   map[string]float64 `json:"metrics,omitempty"`
 	Profiles  map[string]string  `json:"profiles,omitempty"`
 	Error     string             `json:"error,omitempty"`
+	Skip      string             `json:"skip,omitempty"`
 }

@@ -33,7 +33,10 @@ type ForkResult struct {
 	// mutex, block).
 	Profiles map[string]string `json:"profiles,omitempty"`
 
-	Err        string `json:"error,omitempty"`       // why the fork failed; empty on success
+	Err string `json:"error,omitempty"` // why the fork failed; empty on success
+	// Skipped is why the benchmark skipped itself (b.Skip) in this fork;
+	// empty when it ran. A skipped fork has no iterations and did not fail.
+	Skipped    string `json:"skipped,omitempty"`
 	StderrTail string `json:"stderr_tail,omitempty"` // the last bytes of the fork's stderr and stdout, on failure
 }
 

@@ -154,6 +154,10 @@ func (l *Log) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 		l.printf("Result %q:\n  FAILED: %s\n\n", r.Benchmark, run.Error)
 		return
 	}
+	if run.Skipped() {
+		l.printf("Result %q:\n  SKIPPED: %s\n\n", r.Benchmark, run.SkipReason)
+		return
+	}
 	l.printf("Result %q:\n%s\n", r.Benchmark, summary(run.Primary, r.Mode == spec.ModeSampleTime))
 	for _, d := range run.Diagnostics {
 		l.printf("%s\n", format.Wrap("  "+d.Severity+" "+d.Code+": "+format.OneLine(d.Message), "    ", 100))

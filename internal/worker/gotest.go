@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -9,17 +10,26 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/benchspec/benchspec/internal/child"
 	"github.com/benchspec/benchspec/internal/protocol"
-	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/internal/testdriver"
 	"github.com/benchspec/benchspec/spec"
 )
+
+// SkipError is a benchmark that skipped itself (b.Skip): the run is
+// skipped, not failed. Reason is its log, as go test prints it.
+type SkipError struct{ Reason string }
+
+func (e *SkipError) Error() string { return "skipped: " + e.Reason }
+
+// SkipReason is what the executor reads of a skip in an in-process run.
+func (e *SkipError) SkipReason() string { return e.Reason }
 
 // RunTestBinary runs the fork of a package benchmark (a.Run.GoTest): one
 // process of the package's test binary, started by this fork process,
@@ -30,30 +40,52 @@ import (
 // reads), and its stdout and stderr are this process's output.
 //
 // The test binary runs in the package's directory, as under go test,
-// with this process's environment (the spec's env) and
-//
-//	-test.run=^$ -test.bench=^Func$ -test.benchtime=T -test.count=W+M -test.benchmem
-//
-// T is the measurement time (ss: "Nx", N the batch size); the plan has
-// checked that the warmup iterations are alike. Its output is read as it
-// comes with benchfmt: each result line is one iteration, the first W of
-// them warmup iterations, mapped as RunTesting maps a testing.Benchmark
-// call (TimeNs is ns/op × N, to the 4 or 5 digits go test prints).
+// with this process's environment (the spec's env). benchspec's driver
+// in it (internal/testdriver) selects the one benchmark with an exact
+// per-level -test.bench pattern and runs each warmup iteration with the
+// warmup time and each measurement iteration with the measurement time
+// (ss: "Nx", N the phase's batch size), one testing.RunBenchmarks call
+// each: b.N ramps up as under go test. Each result line, read from the
+// driver's private descriptor and never from stdout, is one iteration,
+// mapped as RunTesting maps a testing.Benchmark call (TimeNs is ns/op ×
+// N, to the 4 or 5 digits go test prints). A skip (b.Skip, in the
+// benchmark or a parent) is a SkipError with go test's reason.
 //
 // The cpu, heap, mutex and block profilers become -test.cpuprofile,
 // -test.memprofile, -test.mutexprofile and -test.blockprofile; unlike in
-// a suite fork they cover the warmup iterations too. A benchmark that
-// runs sub-benchmarks (b.Run) fails: its results are not one benchmark's.
+// a suite fork they cover the warmup iterations too.
 func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error) (*Output, error) {
 	g := a.Run.GoTest
 	if g == nil {
 		return nil, errors.New("not a package benchmark")
 	}
+	if g.Driver == "" || g.Name == "" {
+		return nil, fmt.Errorf("%s: the plan predates benchspec's test driver; plan the batch again", g.Func)
+	}
+	job, err := testJob(a).Encode()
+	if err != nil {
+		return nil, err
+	}
 	args, profiles := testBinaryArgs(a)
 	cmd := exec.Command(g.Binary, args...)
 	cmd.Dir = g.Dir
-	cmd.Env = childEnv()
+	cmd.Env = append(childEnv(), testdriver.EnvJob+"="+job)
 	cmd.Stderr = os.Stderr
+	// In verbose mode testing prints a benchmark's log (b.Skip's and
+	// b.Fatal's reason) straight to stdout, not with its "--- SKIP"
+	// line: stdout passes through, and its last log lines are kept as the
+	// reason's text. Nothing on stdout is ever read as a number.
+	logs := &logLines{}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout = outW
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		logs.copy(os.Stdout, outR)
+	}()
 	// The test binary is killed when this process dies, even by SIGKILL;
 	// it stays in this process's group, which the parent kills.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -62,10 +94,12 @@ func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error)
 		return nil, err
 	}
 	defer pr.Close()
-	cmd.Stdout = pw
+	cmd.ExtraFiles = []*os.File{pw}
 	exited, err := child.StartLocked(cmd)
 	pw.Close()
+	outW.Close()
 	if err != nil {
+		outR.Close()
 		return nil, fmt.Errorf("starting the test binary %s: %w", g.Binary, err)
 	}
 	sigs := make(chan os.Signal, 1)
@@ -80,21 +114,33 @@ func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error)
 		}
 	}()
 
-	n, perr := readResults(io.TeeReader(pr, os.Stdout), a, emit)
+	n, perr := readResults(pr, a, emit)
 	if perr != nil {
 		cmd.Process.Kill()
 	}
+	io.Copy(io.Discard, pr)
 	werr := <-exited
+	<-copied
+	outR.Close()
+	var skip *SkipError
+	if errors.As(perr, &skip) && skip.Reason == "" {
+		skip.Reason = logs.last()
+		if skip.Reason == "" {
+			skip.Reason = "b.SkipNow, without a message"
+		}
+	}
+	var failed *FailError
+	if errors.As(perr, &failed) && failed.Log == "" {
+		failed.Log = logs.last()
+	}
 	total := a.Run.Settings.Warmup.Iterations + a.Run.Settings.Measurement.Iterations
 	switch {
 	case perr != nil:
 		return nil, perr
 	case werr != nil:
-		return nil, fmt.Errorf("the test binary (%s) %s after %d of %d iterations; its output is below", g.Func, exitText(werr), n, total)
-	case n == 0:
-		return nil, fmt.Errorf("%s reported no result: did it call b.Skip? (go test prints why with -test.v)", g.Func)
+		return nil, fmt.Errorf("the test binary (%s) %s after %d of %d iterations; its output is below", g.Name, exitText(werr), n, total)
 	case n < total:
-		return nil, fmt.Errorf("%s reported %d of %d iterations", g.Func, n, total)
+		return nil, fmt.Errorf("%s reported %d of %d iterations", g.Name, n, total)
 	}
 	out := &Output{}
 	for kind, path := range profiles {
@@ -108,21 +154,33 @@ func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error)
 	return out, nil
 }
 
+// testJob is the driver's job for the assignment: the benchmark's exact
+// pattern, and each phase with its own -test.benchtime.
+func testJob(a *protocol.Assignment) *testdriver.Job {
+	s := &a.Run.Settings
+	g := a.Run.GoTest
+	job := &testdriver.Job{Benchmarks: []testdriver.Bench{{Func: g.Func, Pattern: testdriver.ExactPattern(g.Name)}}}
+	for _, p := range []struct {
+		name string
+		it   spec.Iterations
+	}{{protocol.PhaseWarmup, s.Warmup}, {protocol.PhaseMeasurement, s.Measurement}} {
+		if p.it.Iterations == 0 {
+			continue
+		}
+		bt := testdriver.Benchtime(p.it.Time)
+		if a.Run.Mode == spec.ModeSingleShot {
+			bt = testdriver.Times(max(p.it.BatchSize, 1))
+		}
+		job.Phases = append(job.Phases, testdriver.Phase{Name: p.name, Benchtime: bt, Count: p.it.Iterations})
+	}
+	return job
+}
+
 // testBinaryArgs are the test binary's flags for the assignment, and the
 // profile files they ask for, by kind.
 func testBinaryArgs(a *protocol.Assignment) ([]string, map[string]string) {
 	s := &a.Run.Settings
-	benchtime := s.Measurement.Time.String()
-	if a.Run.Mode == spec.ModeSingleShot {
-		benchtime = strconv.Itoa(max(s.Measurement.BatchSize, 1)) + "x"
-	}
-	args := []string{
-		"-test.run=^$",
-		"-test.bench=^" + regexp.QuoteMeta(a.Run.GoTest.Func) + "$",
-		"-test.benchtime=" + benchtime,
-		"-test.count=" + strconv.Itoa(s.Warmup.Iterations+s.Measurement.Iterations),
-		"-test.benchmem",
-	}
+	args := append(testdriver.Args(a.Run.GoTest.Driver), "-test.benchmem")
 	profiles := map[string]string{}
 	if a.ProfileDir == "" {
 		return args, profiles
@@ -138,30 +196,42 @@ func testBinaryArgs(a *protocol.Assignment) ([]string, map[string]string) {
 	return args, profiles
 }
 
-// readResults reads the test binary's output and emits each of the
-// benchmark's result lines as an iteration; it returns how many there
-// were.
+// readResults reads the driver's output and emits each iteration's
+// result as an Iteration; it returns how many there were. A skip of the
+// benchmark is a *SkipError.
 func readResults(r io.Reader, a *protocol.Assignment, emit func(*protocol.Iteration) error) (int, error) {
 	s := &a.Run.Settings
-	want := plan.PackageName(a.Run.GoTest.Func)
-	br := benchfmt.NewReader(r, a.Run.GoTest.Func)
+	g := a.Run.GoTest
+	rd := testdriver.NewReader(r)
 	n := 0
-	for br.Scan() {
-		res, ok := br.Result().(*benchfmt.Result)
-		if !ok {
-			continue // a syntax error is output that is not a result
+	phase, index := protocol.PhaseWarmup, 0
+	if s.Warmup.Iterations == 0 {
+		phase = protocol.PhaseMeasurement
+	}
+	for {
+		blk, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return n, nil
 		}
-		if base := string(res.Name.Base()); base != want || strings.Contains(string(res.Name), "/") {
-			return n, fmt.Errorf("%s runs sub-benchmarks (%s): benchspec runs a package's top-level benchmarks only, not those of b.Run; exclude it", a.Run.GoTest.Func, res.Name)
+		if err != nil {
+			return n, err
+		}
+		if phase == protocol.PhaseWarmup && index == s.Warmup.Iterations {
+			phase, index = protocol.PhaseMeasurement, 0
+		}
+		index++
+		if blk.Phase != phase || blk.Index != index || phase == protocol.PhaseMeasurement && index > s.Measurement.Iterations {
+			return n, fmt.Errorf("the test binary's driver ran %s iteration %d where %s iteration %d was due", blk.Phase, blk.Index, phase, index)
+		}
+		res, err := blockResult(blk, rd, g.Name)
+		var skip *SkipError
+		if errors.As(err, &skip) && n > 0 {
+			return n, fmt.Errorf("%s skipped itself in %s iteration %d, after %d iterations with results: %s", g.Name, phase, index, n, skip.Reason)
+		}
+		if err != nil {
+			return n, err
 		}
 		n++
-		phase, index := protocol.PhaseWarmup, n
-		if n > s.Warmup.Iterations {
-			phase, index = protocol.PhaseMeasurement, n-s.Warmup.Iterations
-		}
-		if phase == protocol.PhaseMeasurement && index > s.Measurement.Iterations {
-			return n, fmt.Errorf("%s reported more than the %d iterations asked for", a.Run.GoTest.Func, s.Warmup.Iterations+s.Measurement.Iterations)
-		}
 		it, err := resultIteration(res, a)
 		if err != nil {
 			return n, err
@@ -171,7 +241,43 @@ func readResults(r io.Reader, a *protocol.Assignment, emit func(*protocol.Iterat
 			return n, err
 		}
 	}
-	return n, br.Err()
+}
+
+// blockResult is the one result of the benchmark want in an iteration's
+// output: a skip of it or of a parent is a *SkipError, a failure an
+// error with go test's log, and a result of another benchmark, or none,
+// an error.
+func blockResult(blk *testdriver.Block, rd *testdriver.Reader, want string) (*benchfmt.Result, error) {
+	covers := func(name string) bool {
+		name = rd.StripProcs(name)
+		return name == want || strings.HasPrefix(want, name+"/")
+	}
+	for _, f := range blk.Fails {
+		return nil, &FailError{Name: f.Name, Phase: blk.Phase, Index: blk.Index, Log: f.Log}
+	}
+	for _, s := range blk.Skips {
+		if covers(s.Name) {
+			return nil, &SkipError{Reason: s.Log}
+		}
+	}
+	var found *benchfmt.Result
+	for _, r := range blk.Results {
+		if r.Name != want || found != nil {
+			return nil, fmt.Errorf("%s iteration %d of %s: the test binary reported a result for %s; the pattern %s selects %s once", blk.Phase, blk.Index, want, r.Name, testdriver.ExactPattern(want), want)
+		}
+		found = r.Result
+	}
+	if found == nil {
+		return nil, fmt.Errorf("%s did not run in %s iteration %d: go test found no benchmark of that name (a sub-benchmark name that changes from run to run cannot be selected)", want, blk.Phase, blk.Index)
+	}
+	return found, nil
+}
+
+func indentLog(s string) string {
+	if s == "" {
+		return " (no log)"
+	}
+	return "\n    " + strings.ReplaceAll(s, "\n", "\n    ")
 }
 
 // resultIteration maps a result line to an iteration, with its units as
@@ -191,7 +297,7 @@ func resultIteration(res *benchfmt.Result, a *protocol.Assignment) (protocol.Ite
 		metrics[unit] = val
 	}
 	if !found || res.Iters <= 0 {
-		return protocol.Iteration{}, fmt.Errorf("%s: a result without ns/op or iterations: %q", a.Run.GoTest.Func, res.Name)
+		return protocol.Iteration{}, fmt.Errorf("%s: a result without ns/op or iterations: %q", a.Run.GoTest.Name, res.Name)
 	}
 	s := &a.Run.Settings
 	return testingIteration(res.Iters, nsPerOp*float64(res.Iters), metrics, a.Run.Mode,
@@ -204,7 +310,7 @@ func childEnv() []string {
 	env := os.Environ()
 	out := env[:0:0]
 	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); k != protocol.EnvAssignment && k != protocol.EnvGuard {
+		if k, _, _ := strings.Cut(kv, "="); k != protocol.EnvAssignment && k != protocol.EnvGuard && k != testdriver.EnvJob {
 			out = append(out, kv)
 		}
 	}
@@ -220,4 +326,58 @@ func exitText(err error) string {
 		return fmt.Sprintf("exited with status %d", ee.ExitCode())
 	}
 	return err.Error()
+}
+
+// FailError is a benchmark that failed (b.Fatal, b.Error) in an
+// iteration, with testing's log.
+type FailError struct {
+	Name, Phase string
+	Index       int
+	Log         string
+}
+
+func (e *FailError) Error() string {
+	return fmt.Sprintf("%s failed in %s iteration %d:%s", e.Name, e.Phase, e.Index, indentLog(e.Log))
+}
+
+// logLines copies a test binary's stdout and keeps its last group of
+// testing log lines ("    file_test.go:12: message"), the text of a skip
+// or a failure in verbose mode.
+type logLines struct {
+	mu    sync.Mutex
+	group []string
+	open  bool // the last line was a log line
+}
+
+var logLine = regexp.MustCompile(`^ {4,}\S+\.go:\d+: `)
+
+func (l *logLines) copy(w io.Writer, r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		fmt.Fprintln(w, line)
+		l.mu.Lock()
+		switch {
+		case logLine.MatchString(line):
+			if !l.open {
+				l.group = l.group[:0]
+			}
+			l.group = append(l.group, strings.TrimSpace(line))
+			l.open = true
+			if len(l.group) > 20 {
+				l.group = l.group[1:]
+			}
+		default:
+			l.open = false
+		}
+		l.mu.Unlock()
+	}
+	io.Copy(w, r)
+}
+
+func (l *logLines) last() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.group, "\n")
 }

@@ -192,6 +192,13 @@ func ServeBodies(lookup BodyLookup) int {
 	out, err := run(clock, func(it *protocol.Iteration) error {
 		return send(&protocol.Message{Type: protocol.MsgIteration, Iteration: it})
 	})
+	var skip *SkipError
+	if errors.As(err, &skip) {
+		if err := send(&protocol.Message{Type: protocol.MsgSkip, Skip: skip.Reason}); err != nil {
+			return 2
+		}
+		return 0
+	}
 	if err != nil {
 		// The stack goes to stderr, whose tail the parent keeps; the
 		// reason names the panic value.

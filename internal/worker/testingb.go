@@ -56,8 +56,9 @@ var testingInit sync.Once
 //
 // Sample mode and threads are refused (the plan refuses them first):
 // testing.B never times single invocations, and runs on one goroutine.
-// A benchmark that fails (b.Fatal, b.Error) or skips fails the fork;
-// testing.Benchmark discards its log, so the message cannot say why.
+// A benchmark that fails (b.Fatal, b.Error) fails the fork, one that
+// skips (b.Skip) skips the run (a *SkipError); testing.Benchmark
+// discards its log, so the message cannot say why.
 func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol.Iteration) error) (*Output, error) {
 	s := &a.Run.Settings
 	switch {
@@ -153,7 +154,7 @@ func benchmarkOnce(fn func(*testing.B)) (testing.BenchmarkResult, error) {
 	case panicked != nil:
 		return r, panicked
 	case skipped:
-		return r, errors.New("the benchmark skipped itself (b.Skip); testing.Benchmark does not keep its message")
+		return r, &SkipError{Reason: "the benchmark skipped itself (b.Skip); testing.Benchmark does not keep its message"}
 	case failed || r.N == 0:
 		return r, errors.New("the benchmark failed (b.Error, b.Fatal or b.FailNow, or it returned before b.Loop() reported false); testing.Benchmark does not keep its log: run it under go test -bench to see it")
 	}

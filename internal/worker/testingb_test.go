@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/testdriver"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 	"github.com/google/go-cmp/cmp"
@@ -127,7 +128,7 @@ func TestRunTestingFailures(t *testing.T) {
 	}{
 		{"fatal", spec.ModeAverageTime, func(b *testing.B) { b.Fatal("no input") }, "the benchmark failed"},
 		{"early return", spec.ModeAverageTime, func(b *testing.B) { b.Loop() }, "the benchmark failed"},
-		{"skip", spec.ModeAverageTime, func(b *testing.B) { b.Skip("not here") }, "skipped itself"},
+		{"skip", spec.ModeAverageTime, func(b *testing.B) { b.Skip("not here") }, "skipped itself"}, // a *SkipError: the run is skipped
 		{"panic", spec.ModeAverageTime, func(b *testing.B) { panic("boom") }, "panic: boom"},
 		{"sample", spec.ModeSampleTime, func(b *testing.B) {}, "sample mode is not available"},
 	}
@@ -168,24 +169,25 @@ func testingFlag(t *testing.T, name string) string {
 	return f.Value.String()
 }
 
-// goTestOutput is what a test binary prints for -test.count=3 of one
-// benchmark, with noise around it.
-const goTestOutput = `goos: linux
+// goTestOutput is what the driver in a test binary writes on its
+// result descriptor for one warmup and two measurement iterations of one
+// benchmark, with testing's own noise around the results.
+const goTestOutput = "\x16procs\t8\n" + `goos: linux
 goarch: amd64
-pkg: strings
 cpu: Some CPU @ 2.00GHz
-some line the benchmark printed
+` + "\x16begin\tBenchmarkIndex\twarmup\t1\n" + `BenchmarkIndex
 BenchmarkIndex-8   	 1000000	        12.50 ns/op	       0 B/op	       0 allocs/op
-BenchmarkIndex-8   	 2000000	        10.00 ns/op	      16 B/op	       1 allocs/op	 100.00 MB/s	 3.000 hits/op
-BenchmarkIndex-8   	 4000000	        11.00 ns/op	       0 B/op	       0 allocs/op
-PASS
-`
+` + "\x16end\n\x16begin\tBenchmarkIndex\tmeasurement\t1\n" + `BenchmarkIndex-8   	 2000000	        10.00 ns/op	      16 B/op	       1 allocs/op	 100.00 MB/s	 3.000 hits/op
+--- BENCH: BenchmarkIndex-8
+    index_test.go:12: BenchmarkIndex-8 1 0.0001 ns/op
+` + "\x16end\n\x16begin\tBenchmarkIndex\tmeasurement\t2\n" + `BenchmarkIndex-8   	 4000000	        11.00 ns/op	       0 B/op	       0 allocs/op
+` + "\x16end\n\x16done\n"
 
 func packageAssignment(mode string, warm, meas int, batch int) *protocol.Assignment {
 	a := testingAssignment(mode,
 		spec.Iterations{Iterations: warm, Time: time.Second, BatchSize: batch},
 		spec.Iterations{Iterations: meas, Time: time.Second, BatchSize: batch}, 2)
-	a.Run.GoTest = &plan.GoTest{ImportPath: "strings", Func: "BenchmarkIndex", Binary: "strings.test"}
+	a.Run.GoTest = &plan.GoTest{ImportPath: "strings", Func: "BenchmarkIndex", Name: "BenchmarkIndex", Binary: "strings.test", Driver: "TestBenchspecDriver_x"}
 	return a
 }
 
@@ -212,7 +214,7 @@ func TestReadResultsMapsEachCountToAnIteration(t *testing.T) {
 }
 
 func TestReadResultsSingleShot(t *testing.T) {
-	out := "BenchmarkIndex-8   \t 5\t  300.0 ns/op\n"
+	out := "\x16procs\t8\n\x16begin\tBenchmarkIndex\tmeasurement\t1\nBenchmarkIndex-8   \t 5\t  300.0 ns/op\n\x16end\n"
 	var its []protocol.Iteration
 	_, err := readResults(strings.NewReader(out), packageAssignment(spec.ModeSingleShot, 0, 1, 5), func(it *protocol.Iteration) error {
 		its = append(its, *it)
@@ -228,11 +230,35 @@ func TestReadResultsSingleShot(t *testing.T) {
 	}
 }
 
-func TestReadResultsRefusesSubBenchmarks(t *testing.T) {
-	out := "BenchmarkIndex/short-8   \t 5\t  300.0 ns/op\n"
+// A result of another benchmark than the one the exact pattern selects
+// cannot come from testing: it is refused, not counted.
+func TestReadResultsRefusesOtherBenchmarks(t *testing.T) {
+	out := "\x16procs\t8\n\x16begin\tBenchmarkIndex\tmeasurement\t1\nBenchmarkIndex/short-8   \t 5\t  300.0 ns/op\n\x16end\n"
 	_, err := readResults(strings.NewReader(out), packageAssignment(spec.ModeAverageTime, 0, 1, 1), func(*protocol.Iteration) error { return nil })
-	if err == nil || !strings.Contains(err.Error(), "sub-benchmarks") {
-		t.Fatalf("err = %v, want a sub-benchmark error", err)
+	if err == nil || !strings.Contains(err.Error(), "reported a result for BenchmarkIndex/short") {
+		t.Fatalf("err = %v, want an error about the other benchmark's result", err)
+	}
+}
+
+func TestReadResultsSkipAndFailure(t *testing.T) {
+	head := "\x16procs\t2\n\x16begin\tBenchmarkIndex\tmeasurement\t1\n"
+	tests := []struct{ name, out, want string }{
+		{"skip", head + "--- SKIP: BenchmarkIndex\n    index_test.go:3: no input here\n\x16end\n", "skipped: index_test.go:3: no input here"},
+		{"fail", head + "--- FAIL: BenchmarkIndex\n    index_test.go:4: broken\n\x16end\n", "BenchmarkIndex failed in measurement iteration 1:\n    index_test.go:4: broken"},
+		{"nothing", head + "\x16end\n", "BenchmarkIndex did not run"},
+		{"cut short", head, "ended inside BenchmarkIndex measurement iteration 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := readResults(strings.NewReader(tt.out), packageAssignment(spec.ModeAverageTime, 0, 1, 1), func(*protocol.Iteration) error { return nil })
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
+			}
+			var skip *SkipError
+			if errors.As(err, &skip) != (tt.name == "skip") {
+				t.Errorf("err = %#v: a SkipError only for the skip", err)
+			}
+		})
 	}
 }
 
@@ -243,7 +269,7 @@ func TestTestBinaryArgs(t *testing.T) {
 	a.ProfileDir = "/prof"
 	a.Run.Settings.Profilers = []string{"gc", "cpu"}
 	args, profiles := testBinaryArgs(a)
-	want := []string{"-test.run=^$", "-test.bench=^BenchmarkIndex$", "-test.benchtime=100x", "-test.count=5", "-test.benchmem",
+	want := []string{"-test.run=^TestBenchspecDriver_x$", "-test.v=true", "-test.count=1", "-test.paniconexit0", "-test.benchmem",
 		"-test.cpuprofile=/prof/Index_ss.fork2.cpu.pprof"}
 	if diff := cmp.Diff(want, args); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
@@ -251,9 +277,24 @@ func TestTestBinaryArgs(t *testing.T) {
 	if diff := cmp.Diff(map[string]string{"cpu": "/prof/Index_ss.fork2.cpu.pprof"}, profiles); diff != "" {
 		t.Errorf("profiles (-want +got):\n%s", diff)
 	}
+	// The driver runs each phase with its own benchtime: ss batches of
+	// 100, here 2 warmup and 3 measurement iterations.
+	wantJob := &testdriver.Job{
+		Benchmarks: []testdriver.Bench{{Func: "BenchmarkIndex", Pattern: "^BenchmarkIndex$"}},
+		Phases:     []testdriver.Phase{{Name: "warmup", Benchtime: "100x", Count: 2}, {Name: "measurement", Benchtime: "100x", Count: 3}},
+	}
+	if diff := cmp.Diff(wantJob, testJob(a)); diff != "" {
+		t.Errorf("job (-want +got):\n%s", diff)
+	}
 	a.Run.Mode = spec.ModeThroughput
+	a.Run.Settings.Warmup.Time = 200 * time.Millisecond
 	a.Run.Settings.Measurement.Time = 250 * time.Millisecond
-	if args, _ := testBinaryArgs(a); args[2] != "-test.benchtime=250ms" {
-		t.Errorf("thrpt benchtime flag = %s, want -test.benchtime=250ms", args[2])
+	a.Run.GoTest.Name = "BenchmarkIndex/size=8#01"
+	wantJob = &testdriver.Job{
+		Benchmarks: []testdriver.Bench{{Func: "BenchmarkIndex", Pattern: `^BenchmarkIndex$/^size=8#01$`}},
+		Phases:     []testdriver.Phase{{Name: "warmup", Benchtime: "200ms", Count: 2}, {Name: "measurement", Benchtime: "250ms", Count: 3}},
+	}
+	if diff := cmp.Diff(wantJob, testJob(a)); diff != "" {
+		t.Errorf("thrpt job (-want +got):\n%s", diff)
 	}
 }

@@ -170,6 +170,9 @@ func comparePair(base, new *report.Run, opts Options) Pair {
 	p.Better = better(p.Unit)
 	p.Base, p.New = sideOf(base, 1), sideOf(new, 1)
 	switch {
+	case base.Skipped() || new.Skipped():
+		p.Verdict, p.Reason = Inconclusive, "skipped: "+oneLine(base.SkipReason+new.SkipReason)
+		return p
 	case base.Failed() || base.Primary == nil:
 		p.Verdict, p.Reason = Failed, "failed in base: "+oneLine(base.Error)
 		return p

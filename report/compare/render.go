@@ -112,6 +112,9 @@ func params(m map[string]string) string {
 
 func side(s Side) string {
 	if !s.Score.Valid() {
+		if s.Status == report.StatusSkipped {
+			return "SKIPPED"
+		}
 		if s.Status != report.StatusOK {
 			return "FAILED"
 		}

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -39,6 +40,21 @@ func BenchmarkEncodeAlloc(b *testing.B) {
 	for b.Loop() {
 		dst := make([]byte, EncodedLen(len(input)))
 		Encode(dst, input)
+	}
+}
+
+// BenchmarkChecksumSizes has one sub-benchmark per input size (b.Run):
+// go test prints ChecksumSizes/size=64 and ChecksumSizes/size=4096, and
+// each is a run of its own under benchspec, named the same.
+func BenchmarkChecksumSizes(b *testing.B) {
+	for _, n := range []int{64, 4096} {
+		b.Run(fmt.Sprintf("size=%d", n), func(b *testing.B) {
+			data := make([]byte, n)
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				sink = Checksum(data)
+			}
+		})
 	}
 }
 

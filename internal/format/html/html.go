@@ -139,6 +139,8 @@ func htmlTable(r *report.Report) ([]string, []htmlRow, []format.Note) {
 		switch {
 		case row.Secondary:
 			out[i].Class = "secondary"
+		case row.Metric == nil && row.Run.Skipped():
+			out[i].Class = "skipped"
 		case row.Metric == nil:
 			out[i].Class = "failed"
 		}

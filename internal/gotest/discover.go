@@ -1,0 +1,241 @@
+package gotest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/benchspec/benchspec/internal/testdriver"
+)
+
+// Listing is what the test binary's listing run found.
+type Listing struct {
+	// Labels are the header lines the test binary prints before its
+	// first result (goos, goarch, pkg, cpu), as printed; pkg, which a
+	// binary only prints under go test, is the import path.
+	Labels [][2]string `json:"labels"`
+	// Funcs are, by benchmark function, the names of the benchmarks in
+	// it as go test prints them without -GOMAXPROCS: the function itself
+	// (BenchmarkIndex), or its sub-benchmarks (BenchmarkTrimSpace/NoTrim,
+	// BenchmarkToLower/#00). A benchmark that skipped or failed at N=1 is
+	// listed too: its runs report why.
+	Funcs map[string][]string `json:"funcs"`
+}
+
+// Discover lists the benchmarks of the functions funcs of p. Each
+// function not listed before runs once with -test.benchtime=1x (each of
+// its sub-benchmarks once with b.N = 1, as go test runs them first) in
+// one process of the test binary per test package; the listing is kept
+// next to the binary in the cache, so an unchanged package is listed
+// once. A function that crashes the listing process, or runs longer than
+// timeout (the spec's per-iteration timeout; 0: no limit), is listed as
+// itself (its run fails and says why); the others are listed by a new
+// process.
+func (b *Builder) Discover(ctx context.Context, p *Package, funcs map[string]bool, timeout time.Duration) (*Listing, error) {
+	path := listingPath(b.cacheDir(), p.Binary)
+	l := readListing(path)
+	var todo []string
+	for fn := range funcs {
+		if _, ok := l.Funcs[fn]; !ok {
+			todo = append(todo, fn)
+		}
+	}
+	sort.Strings(todo)
+	if len(todo) == 0 {
+		return l, nil
+	}
+	for _, ext := range []bool{false, true} {
+		var mine []string
+		for _, fn := range todo {
+			if p.External[fn] == ext {
+				mine = append(mine, fn)
+			}
+		}
+		for len(mine) > 0 {
+			rest, err := listRun(ctx, p, testdriver.DriverTest(ext), mine, l, timeout)
+			if err != nil {
+				return nil, err
+			}
+			mine = rest
+		}
+	}
+	if !slices.ContainsFunc(l.Labels, func(kv [2]string) bool { return kv[0] == "pkg" }) {
+		l.Labels = withPkg(l.Labels, p.ImportPath)
+	}
+	writeListing(path, l)
+	return l, nil
+}
+
+// withPkg inserts "pkg: path" where go test prints it: after goarch.
+func withPkg(labels [][2]string, path string) [][2]string {
+	i := 0
+	for i < len(labels) && (labels[i][0] == "goos" || labels[i][0] == "goarch") {
+		i++
+	}
+	return slices.Insert(slices.Clone(labels), i, [2]string{"pkg", path})
+}
+
+// listRun runs one listing process for funcs, records what it listed in
+// l, and returns the functions it did not get to because one crashed it.
+func listRun(ctx context.Context, p *Package, driver string, funcs []string, l *Listing, timeout time.Duration) (rest []string, err error) {
+	job := testdriver.Job{Phases: []testdriver.Phase{{Name: "list", Benchtime: testdriver.Times(1), Count: 1}}}
+	for _, fn := range funcs {
+		job.Benchmarks = append(job.Benchmarks, testdriver.Bench{Func: fn, Pattern: "^" + regexp.QuoteMeta(fn) + "$"})
+	}
+	enc, err := job.Encode()
+	if err != nil {
+		return nil, err
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer pr.Close()
+	cmd := exec.CommandContext(ctx, p.Binary, testdriver.Args(driver)...)
+	cmd.Dir = p.Dir
+	cmd.Env = append(os.Environ(), testdriver.EnvJob+"="+enc)
+	cmd.ExtraFiles = []*os.File{pw}
+	out := &tail{max: 4 << 10}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		return nil, fmt.Errorf("listing the benchmarks (%s): %w", p.Binary, err)
+	}
+	pw.Close()
+	// A function that hangs at b.N = 1 is killed after the timeout,
+	// counted from when the previous one ended.
+	var watchdog *time.Timer
+	if timeout > 0 {
+		watchdog = time.AfterFunc(timeout, func() { cmd.Process.Kill() })
+		defer watchdog.Stop()
+	}
+	rd := testdriver.NewReader(pr)
+	seen := map[string]bool{}
+	var rerr error
+	for {
+		blk, err := rd.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				rerr = err
+			}
+			break
+		}
+		l.Funcs[blk.Func] = leaves(blk, rd)
+		seen[blk.Func] = true
+		if watchdog != nil {
+			watchdog.Reset(timeout)
+		}
+	}
+	io.Copy(io.Discard, pr)
+	werr := cmd.Wait()
+	if len(l.Labels) == 0 {
+		l.Labels = rd.Labels
+	}
+	if rd.Done && rerr == nil && werr == nil {
+		return nil, nil
+	}
+	crashed := rd.Open()
+	if crashed == nil {
+		return nil, fmt.Errorf("listing the benchmarks of %s (%s %s): %v%s", p.ImportPath, p.Binary, strings.Join(testdriver.Args(driver), " "), firstErr(rerr, werr), indent(out.String()))
+	}
+	// The function that was running when the process ended is listed as
+	// itself; its run will fail and say why.
+	l.Funcs[crashed.Func] = []string{crashed.Func}
+	seen[crashed.Func] = true
+	for _, fn := range funcs {
+		if !seen[fn] {
+			rest = append(rest, fn)
+		}
+	}
+	return rest, nil
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return errors.New("the driver did not finish")
+}
+
+// leaves are the names a listing block found: every result, skip and
+// failure, less the names that are parents of others.
+func leaves(blk *testdriver.Block, rd *testdriver.Reader) []string {
+	var names []string
+	add := func(n string) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, r := range blk.Results {
+		add(r.Name)
+	}
+	for _, o := range blk.Skips {
+		add(o.Name)
+	}
+	for _, o := range blk.Fails {
+		add(rd.StripProcs(o.Name))
+	}
+	var out []string
+	for _, n := range names {
+		parent := slices.ContainsFunc(names, func(m string) bool { return strings.HasPrefix(m, n+"/") })
+		if !parent {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return []string{blk.Func}
+	}
+	return out
+}
+
+func listingPath(cache, binary string) string {
+	return filepath.Join(cache, "index", filepath.Base(binary)+".list.json")
+}
+
+func readListing(path string) *Listing {
+	l := &Listing{}
+	if data, err := os.ReadFile(path); err == nil {
+		json.Unmarshal(data, l)
+	}
+	if l.Funcs == nil {
+		l.Funcs = map[string][]string{}
+	}
+	return l
+}
+
+// writeListing keeps the listing; a cache that cannot be written only
+// costs a listing run next time.
+func writeListing(path string, l *Listing) {
+	if data, err := json.Marshal(l); err == nil {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		writeFileAtomic(path, data)
+	}
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = t.buf[len(t.buf)-t.max:]
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string { return string(t.buf) }
