@@ -42,6 +42,8 @@ func (e *MergeError) Error() string {
 //     drop a measurement silently.
 //   - Specs are the union of the inputs' specs (same path and hash once).
 //   - Suite is the inputs' suite names, distinct, joined with "+".
+//   - Label is the inputs' labels, distinct, joined with "+"; Sources
+//     are the union of the inputs' sources, in input order.
 //   - Complete holds when every input is complete.
 //   - Env is the first input's, with the earliest Start and the latest
 //     End. Inputs measured elsewhere (another GOOS, GOARCH, CPU, Go version
@@ -66,8 +68,8 @@ func Merge(inputs []Named) (*Report, []string, error) {
 	}
 	first := inputs[0].Report
 	out := &Report{SchemaVersion: SchemaVersion, Complete: true, Env: first.Env, Specs: []SpecRef{}, Order: sameOrder(inputs), Runs: []Run{}}
-	var suites, warnings []string
-	seenSpec, seenSuite := map[SpecRef]bool{}, map[string]bool{}
+	var suites, labels, warnings []string
+	seenSpec, seenSuite, seenLabel, seenSource := map[SpecRef]bool{}, map[string]bool{}, map[string]bool{}, map[Source]bool{}
 	for _, in := range inputs {
 		r := in.Report
 		out.Complete = out.Complete && r.Complete
@@ -82,6 +84,16 @@ func Merge(inputs []Named) (*Report, []string, error) {
 			seenSuite[r.Suite] = true
 			suites = append(suites, r.Suite)
 		}
+		if r.Label != "" && !seenLabel[r.Label] {
+			seenLabel[r.Label] = true
+			labels = append(labels, r.Label)
+		}
+		for _, src := range r.Sources {
+			if !seenSource[src] {
+				seenSource[src] = true
+				out.Sources = append(out.Sources, src)
+			}
+		}
 		if r.Env.Start.Before(out.Env.Start) {
 			out.Env.Start = r.Env.Start
 		}
@@ -93,6 +105,7 @@ func Merge(inputs []Named) (*Report, []string, error) {
 		}
 	}
 	out.Suite = strings.Join(suites, "+")
+	out.Label = strings.Join(labels, "+")
 	if planned != nil {
 		inPlanOrder(out.Runs, planned)
 	}

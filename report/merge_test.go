@@ -90,3 +90,30 @@ func TestMergeWarnsOfOtherMachines(t *testing.T) {
 		t.Errorf("Merge(nil) succeeds")
 	}
 }
+
+// TestMergeKeepsLabelsAndSources checks that a merged report still says
+// what it measured: the parts' labels and sources, each once.
+func TestMergeKeepsLabelsAndSources(t *testing.T) {
+	a, b := shards()
+	src := Source{Module: "example.com/suite", VCS: "git", Revision: "abc", Time: "2026-01-15T02:00:00Z"}
+	other := Source{Module: "example.com/lib", Package: "example.com/lib/codec", VCS: "git", Revision: "def", Modified: true}
+	a.Label, a.Sources = "build-7", []Source{src}
+	b.Label, b.Sources = "build-7", []Source{src, other}
+	got, _, err := Merge([]Named{{"a.json", a}, {"b.json", b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Label != "build-7" {
+		t.Errorf("label %q, want build-7 once", got.Label)
+	}
+	if diff := cmp.Diff([]Source{src, other}, got.Sources); diff != "" {
+		t.Errorf("sources (-want +got):\n%s", diff)
+	}
+	if got.Revision() != "abc" {
+		t.Errorf("revision %q, want the first source's, abc", got.Revision())
+	}
+	b.Label = "build-8"
+	if got, _, _ = Merge([]Named{{"a.json", a}, {"b.json", b}}); got.Label != "build-7+build-8" {
+		t.Errorf("label %q, want build-7+build-8", got.Label)
+	}
+}

@@ -40,6 +40,13 @@ type Report struct {
 	// Shard is set when the report is one part of a sharded plan.
 	Shard *Shard `json:"shard,omitempty"`
 	Runs  []Run  `json:"runs"`
+	// Label is the batch's run --label, such as a CI build number; ""
+	// when none was given.
+	Label string `json:"label,omitempty"`
+	// Sources are the code the batch measured (Source): the suite
+	// binary's module when registered benchmarks ran, then the module of
+	// each `package:` entry's package. Nil when none is known.
+	Sources []Source `json:"sources,omitempty"`
 }
 
 // Order is the order a batch ran its forks in (executor.Order). It does

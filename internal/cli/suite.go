@@ -303,6 +303,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	resume := fs.String("resume", "", "resume the batch recorded in this `journal`: run only the forks it lacks (SPECs default to the journal's)")
 	strict := fs.Bool("strict", false, "exit 1 when any diagnostic is a warning, the environment check's included: a number not to be trusted fails the batch")
 	verbose := fs.Bool("verbose", false, "on a terminal, show the JMH run log instead of the progress bar")
+	label := fs.String("label", "", "record this `label` in the report, such as a CI build number (benchspec history shows it)")
 	resultsRoot := fs.String("results-dir", "", "also keep the JSON report as `DIR`/SUITE/<UTC start>.json, with its journal, and as DIR/SUITE/latest.json")
 	var shard shardFlags
 	shard.register(fs, false)
@@ -378,6 +379,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	rep := report.Build(p, forks, env)
 	rep.Order = reportOrder(order)
+	rep.Label, rep.Sources = *label, sources(context.WithoutCancel(ctx), p)
 	rep.Complete = rep.Complete && ctx.Err() == nil && xerr == nil
 	if err := jr.close(ctx.Err() == nil && xerr == nil, rep.Complete); err != nil && xerr == nil {
 		xerr = err

@@ -167,7 +167,7 @@ func comparePair(base, new *report.Run, opts Options) Pair {
 	if base.Primary != nil {
 		p.Unit = base.Primary.ScoreUnit
 	}
-	p.Better = better(p.Unit)
+	p.Better = Better(p.Unit)
 	p.Base, p.New = sideOf(base, 1), sideOf(new, 1)
 	switch {
 	case base.Skipped() || new.Skipped():
@@ -180,7 +180,7 @@ func comparePair(base, new *report.Run, opts Options) Pair {
 		p.Verdict, p.Reason = Failed, "failed in new: "+oneLine(new.Error)
 		return p
 	}
-	scale, ok := conversion(new.Primary.ScoreUnit, p.Unit)
+	scale, ok := Conversion(new.Primary.ScoreUnit, p.Unit)
 	if !ok {
 		p.Verdict, p.Reason = Inconclusive, fmt.Sprintf("units differ: %s and %s", p.Unit, new.Primary.ScoreUnit)
 		return p
@@ -232,10 +232,10 @@ func raw(m *report.Metric, scale float64) []float64 {
 	return out
 }
 
-// better says which way a unit improves: "higher" for ops per time,
+// Better says which way a unit improves: "higher" for ops per time,
 // "lower" for everything else (time per op, and benchmark metrics, which
 // are mostly costs such as allocs/op).
-func better(unit string) string {
+func Better(unit string) string {
 	if strings.HasPrefix(unit, "ops/") {
 		return "higher"
 	}
@@ -244,9 +244,9 @@ func better(unit string) string {
 
 var nsPer = map[string]float64{"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
 
-// conversion returns the factor that converts a score in unit from into
+// Conversion returns the factor that converts a score in unit from into
 // unit to: both time per op or both ops per time, in ns, us, ms or s.
-func conversion(from, to string) (float64, bool) {
+func Conversion(from, to string) (float64, bool) {
 	if from == to {
 		return 1, true
 	}

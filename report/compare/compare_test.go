@@ -116,8 +116,8 @@ func TestCompareConvertsUnits(t *testing.T) {
 		{"us/op", "ns/op", 1000, true}, {"ops/us", "ops/s", 1e6, true}, {"ops/s", "ops/ms", 1e-3, true},
 		{"ns/op", "ops/ns", 0, false}, {"allocs/op", "ns/op", 0, false},
 	} {
-		if got, ok := conversion(tc.from, tc.to); ok != tc.ok || math.Abs(got-tc.want) > 1e-9*tc.want {
-			t.Errorf("conversion(%s, %s) = %v, %v; want %v, %v", tc.from, tc.to, got, ok, tc.want, tc.ok)
+		if got, ok := Conversion(tc.from, tc.to); ok != tc.ok || math.Abs(got-tc.want) > 1e-9*tc.want {
+			t.Errorf("Conversion(%s, %s) = %v, %v; want %v, %v", tc.from, tc.to, got, ok, tc.want, tc.ok)
 		}
 	}
 }
