@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/history/index"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 )
@@ -21,6 +22,7 @@ import (
 //	DIR/<suite>/20260115T023000Z.json          the JSON report of the batch started then (UTC)
 //	DIR/<suite>/20260115T023000Z.json.journal  its journal (unless --journal puts it elsewhere)
 //	DIR/<suite>/latest.json                    a copy of the newest batch that ended
+//	DIR/<suite>/history.index.jsonl            a summary of each report, for benchspec history (a cache)
 //
 // A shard's files carry its number: 20260115T023000Z-shard-2-of-4.json,
 // latest-shard-2-of-4.json. <suite> is the first spec's name.
@@ -141,6 +143,11 @@ func (rd *resultsDir) write(rep *report.Report, ended bool) error {
 	}
 	if err := writeFile(rd.report, buf.Bytes()); err != nil {
 		return err
+	}
+	// The history's index is a cache: an entry lost here is read from the
+	// report by the next history.
+	if fi, err := os.Stat(rd.report); err == nil {
+		index.Append(filepath.Dir(rd.report), index.NewEntry(fi, rep))
 	}
 	if !ended {
 		return nil

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/benchspec/benchspec/internal/history"
+	"github.com/benchspec/benchspec/internal/history/chart"
+	"github.com/benchspec/benchspec/internal/history/index"
+)
+
+// historyFormats are history's output formats: the package's, and the
+// HTML page, which only this command links.
+var historyFormats = append(append([]string{}, history.Formats...), "html")
+
+func runHistory(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("history", "history DIR... [--format text|markdown|json|html] [--fail-on-regression]",
+		"History reads every batch's report that run --results-dir kept in DIR (a\n"+
+			"suite's directory in it, or the results directory itself for all its\n"+
+			"suites) and makes one time series per run: benchmark, params, threads and\n"+
+			"mode, a point per batch in the order the batches ran. It finds the change\n"+
+			"points of each series (E-Divisive means with Student's t-test, as Hunter\n"+
+			"and Apache Otava: see the README) and shows per series the last value,\n"+
+			"the trend and the change points, with the revisions and labels either\n"+
+			"side. A summary of each report is kept in DIR/SUITE/"+index.Name+",\n"+
+			"rebuilt from the reports when missing or stale. With --fail-on-regression\n"+
+			"it exits 1 when the newest change point of a series is a regression that\n"+
+			"the newest point does not revert; it exits 2 on bad usage or a report it\n"+
+			"cannot read, and 0 otherwise.")
+	format := fs.String("format", "text", "output format: "+strings.Join(historyFormats, ", "))
+	out := fs.String("out", "", "write to this file instead of stdout")
+	minChange := fs.String("min-change", history.Percent(history.DefaultMinChange), "smallest change of a series' level that counts, in percent (the % is optional)")
+	p := fs.Float64("p", history.DefaultP, "largest p-value of a change point that counts (Student's t-test)")
+	failOn := fs.Bool("fail-on-regression", false, "exit 1 when a series' newest change point is an unreverted regression, naming it")
+	dirs, status, ok := parseFlags(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(dirs) == 0 {
+		return usageError(fs, stderr, "want at least one results directory")
+	}
+	mc, err := parsePercent(*minChange)
+	if err != nil {
+		return usageError(fs, stderr, "--min-change: %v", err)
+	}
+	if !(*p > 0 && *p < 1) {
+		return usageError(fs, stderr, "--p: %s is not between 0 and 1", strconv.FormatFloat(*p, 'g', -1, 64))
+	}
+	if !validFormat(*format, historyFormats) {
+		return usageError(fs, stderr, "--format: unknown format %q (valid: %s)", *format, strings.Join(historyFormats, ", "))
+	}
+	read, err := history.Read(dirs)
+	if err != nil {
+		return fail(stderr, "history", err)
+	}
+	refreshIndexes(read, stderr)
+	h := history.Build(read)
+	history.Analyze(h, history.Options{MinChange: mc, P: *p})
+	err = writeOutput(*out, stdout, func(w io.Writer) error {
+		if *format == "html" {
+			return chart.Write(w, h)
+		}
+		return history.Write(w, h, *format)
+	})
+	if err != nil {
+		return fail(stderr, "history", err)
+	}
+	if !*failOn {
+		return exitOK
+	}
+	regressed := h.Regressions()
+	for _, s := range regressed {
+		cp := s.ChangePoints[len(s.ChangePoints)-1]
+		fmt.Fprintf(stderr, "benchspec history: regression: %s at batch %d: %s\n", s.Name(), cp.Batch, history.ChangeString(cp))
+	}
+	if len(regressed) > 0 {
+		return exitFail
+	}
+	return exitOK
+}
+
+// refreshIndexes rewrites the index of each directory where it was
+// missing or stale. It is a cache: when it cannot be written (a
+// read-only directory), the next history reads the reports again.
+func refreshIndexes(dirs []history.Dir, stderr io.Writer) {
+	for _, d := range dirs {
+		if !d.Stale {
+			continue
+		}
+		path := filepath.Join(d.Path, index.Name)
+		if err := writeOutput(path, nil, func(w io.Writer) error { return index.Encode(w, d.Entries) }); err != nil {
+			fmt.Fprintf(stderr, "benchspec history: cannot update the index %s (%v): the next history reads the reports again\n", path, err)
+		}
+	}
+}

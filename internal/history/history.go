@@ -1,0 +1,238 @@
+package history
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/benchspec/benchspec/report"
+)
+
+// SchemaVersion is the version of the JSON history
+// (schemas/history.schema.json). New fields are added without a bump.
+const SchemaVersion = 1
+
+// Method names the change point detection in the JSON history.
+const Method = "e-divisive-means+student-t"
+
+// Defaults of Options.
+const (
+	// DefaultMinChange is the smallest relative change of the level that
+	// counts, as compare's default threshold: 5 %.
+	DefaultMinChange = 0.05
+	// DefaultP is the significance a change must reach, Hunter's default:
+	// at one nightly series per benchmark, a false alarm per thousand
+	// tested changes.
+	DefaultP = 0.001
+	// DefaultWindow is the number of points E-Divisive looks at at once
+	// (Hunter's default).
+	DefaultWindow = 50
+)
+
+// Options configure the detection; zero fields take the defaults.
+type Options struct {
+	MinChange float64 // smallest |relative change| that counts: 0.05 for 5 %
+	P         float64 // largest p-value of a change that counts
+	Window    int     // points per E-Divisive window
+}
+
+func (o Options) withDefaults() Options {
+	if o.MinChange <= 0 {
+		o.MinChange = DefaultMinChange
+	}
+	if o.P <= 0 {
+		o.P = DefaultP
+	}
+	if o.Window < 2 {
+		o.Window = DefaultWindow
+	}
+	return o
+}
+
+// History is the nightly history of one or more results directories.
+type History struct {
+	SchemaVersion int      `json:"schema_version"`
+	Method        string   `json:"method"`
+	MinChange     float64  `json:"min_change"`
+	P             float64  `json:"p"`
+	Batches       []Batch  `json:"batches"`
+	Series        []Series `json:"series"`
+}
+
+// Batch is one batch of a suite: one report, or the shards of one plan
+// that ran one after the other.
+type Batch struct {
+	Number       int       `json:"number"` // 1-based, in the order the batches ran
+	Suite        string    `json:"suite"`
+	Files        []string  `json:"files"` // its reports
+	Start        time.Time `json:"start"`
+	Complete     bool      `json:"complete"`
+	Revision     string    `json:"revision,omitempty"`
+	RevisionTime string    `json:"revision_time,omitempty"`
+	Label        string    `json:"label,omitempty"`
+}
+
+// Name is how output names the batch: its label, else its revision
+// (short), else its number.
+func (b *Batch) Name() string {
+	switch {
+	case b.Label != "":
+		return b.Label
+	case b.Revision != "":
+		return ShortRevision(b.Revision)
+	}
+	return fmt.Sprintf("batch %d", b.Number)
+}
+
+// ShortRevision is the first 12 characters of a revision, as git shows
+// commits, with its "+dirty".
+func ShortRevision(rev string) string {
+	base, dirty := strings.CutSuffix(rev, "+dirty")
+	if len(base) > 12 {
+		base = base[:12]
+	}
+	if dirty {
+		base += "+dirty"
+	}
+	return base
+}
+
+// Series is the history of one run key of one suite: a point per batch
+// in which the run succeeded.
+type Series struct {
+	Suite     string            `json:"suite"`
+	Key       string            `json:"key"`
+	Benchmark string            `json:"benchmark"`
+	Params    map[string]string `json:"params"`
+	Mode      string            `json:"mode"`
+	Threads   int               `json:"threads"`
+	Unit      string            `json:"unit"`   // of the newest point; older ones are converted to it
+	Better    string            `json:"better"` // "higher" or "lower"
+	Points    []Point           `json:"points"`
+	// FailedBatches are the batches in which the run ran and failed.
+	FailedBatches []int `json:"failed_batches"`
+	// OtherUnit counts points left out because their unit cannot be
+	// converted to Unit (the spec changed the mode's kind of unit).
+	OtherUnit    int           `json:"other_unit,omitempty"`
+	ChangePoints []ChangePoint `json:"change_points"`
+	// Regressed is set when the newest change point is a regression that
+	// the newest point does not revert (see Regressed).
+	Regressed bool `json:"regressed"`
+}
+
+// Point is a run's score in one batch, in the series' unit.
+type Point struct {
+	Batch    int          `json:"batch"`
+	Score    report.Float `json:"score"`
+	Error    report.Float `json:"error"` // 99.9 % half-width, as in the report
+	Count    int          `json:"count"`
+	Stdev    report.Float `json:"stdev"`
+	Revision string       `json:"revision,omitempty"`
+	Label    string       `json:"label,omitempty"`
+}
+
+// Direction of a change point, by the unit.
+const (
+	Regression  = "regression"
+	Improvement = "improvement"
+)
+
+// ChangePoint is a lasting change of a series' level.
+type ChangePoint struct {
+	// Index is the position in Points of the first point after the
+	// change; Batch is that point's batch.
+	Index int `json:"index"`
+	Batch int `json:"batch"`
+	// RevisionBefore and RevisionAfter are the revisions of the points
+	// either side: the change came in between (or with the environment).
+	RevisionBefore string       `json:"revision_before,omitempty"`
+	RevisionAfter  string       `json:"revision_after,omitempty"`
+	LabelBefore    string       `json:"label_before,omitempty"`
+	LabelAfter     string       `json:"label_after,omitempty"`
+	MeanBefore     report.Float `json:"mean_before"` // of the points back to the previous change
+	MeanAfter      report.Float `json:"mean_after"`  // of the points up to the next change
+	// Change is (MeanAfter − MeanBefore) / MeanBefore, with its
+	// confidence interval at level 1 − P.
+	Change    report.Float    `json:"change"`
+	ChangeCI  [2]report.Float `json:"change_ci"`
+	P         report.Float    `json:"p"`
+	Direction string          `json:"direction"`
+}
+
+// Analyze detects the change points of every series of h in place and
+// sets each series' verdict. Same history, same options: same result.
+func Analyze(h *History, opts Options) {
+	opts = opts.withDefaults()
+	h.SchemaVersion, h.Method, h.MinChange, h.P = SchemaVersion, Method, opts.MinChange, opts.P
+	for i := range h.Series {
+		analyze(&h.Series[i], opts)
+	}
+}
+
+func analyze(s *Series, opts Options) {
+	d := &detector{x: make([]float64, len(s.Points)), own: make([]float64, len(s.Points)), opts: opts}
+	for i, p := range s.Points {
+		d.x[i] = float64(p.Score)
+		if p.Stdev.Valid() && p.Count > 0 {
+			d.own[i] = float64(p.Stdev) * float64(p.Stdev) / float64(p.Count)
+		}
+	}
+	s.ChangePoints = []ChangePoint{}
+	for _, c := range d.detect() {
+		before, after := s.Points[c.index-1], s.Points[c.index]
+		lo, hi := c.test.interval(opts.P)
+		cp := ChangePoint{Index: c.index, Batch: after.Batch,
+			RevisionBefore: before.Revision, RevisionAfter: after.Revision,
+			LabelBefore: before.Label, LabelAfter: after.Label,
+			MeanBefore: report.Float(c.test.mean1), MeanAfter: report.Float(c.test.mean2),
+			Change: report.Float(c.test.rel()), ChangeCI: [2]report.Float{report.Float(lo), report.Float(hi)},
+			P: report.Float(c.test.p), Direction: Improvement}
+		if (s.Better == "lower") == (c.test.mean2 > c.test.mean1) {
+			cp.Direction = Regression
+		}
+		s.ChangePoints = append(s.ChangePoints, cp)
+	}
+	s.Regressed = regressed(s)
+}
+
+// regressed reports whether the newest change point of s is a regression
+// that no later point reverts. The newest point reverts it when it is
+// nearer the level before the change than the level after: a fix shows
+// at once, before enough points gather for a change point of its own,
+// while a single point of noise rarely crosses half the change.
+func regressed(s *Series) bool {
+	if len(s.ChangePoints) == 0 {
+		return false
+	}
+	cp := s.ChangePoints[len(s.ChangePoints)-1]
+	if cp.Direction != Regression {
+		return false
+	}
+	last := float64(s.Points[len(s.Points)-1].Score)
+	return math.Abs(last-float64(cp.MeanAfter)) <= math.Abs(last-float64(cp.MeanBefore))
+}
+
+// Regressions returns the series whose newest change is an unreverted
+// regression, in series order.
+func (h *History) Regressions() []*Series {
+	var out []*Series
+	for i := range h.Series {
+		if h.Series[i].Regressed {
+			out = append(out, &h.Series[i])
+		}
+	}
+	return out
+}
+
+// Name is how output names the series: suite, benchmark with params and
+// threads, and mode, as the run's key does.
+func (s *Series) Name() string { return s.Suite + " " + s.Key }
+
+// Last returns the newest point; ok is false for a series without any.
+func (s *Series) Last() (Point, bool) {
+	if len(s.Points) == 0 {
+		return Point{}, false
+	}
+	return s.Points[len(s.Points)-1], true
+}

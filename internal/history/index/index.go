@@ -1,0 +1,319 @@
+// Package index keeps a summary of every report in a results directory
+// (run --results-dir) beside the reports, so that a history of a thousand
+// nights reads one small file instead of a thousand large ones.
+//
+// The reports stay the single source of truth. The index is a cache
+// keyed by each report's file name, size and modification time: an entry
+// whose report changed, vanished or never had one is recomputed from the
+// report, and an index that is missing, unreadable or corrupt is rebuilt
+// from the reports. run --results-dir appends the entry of the report it
+// has just written; history rewrites the file, compacted, when it found
+// entries missing or stale. A lost append (two writers at once, a crash
+// mid-line) costs only the time to read that report again.
+//
+// The file, DIR/history.index.jsonl, is JSON Lines: a header line
+// {"index_version":1}, then one Entry per line; when a file appears
+// twice, the later line wins.
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/benchspec/benchspec/report"
+)
+
+// Name is the index's file name in a suite's results directory.
+const Name = "history.index.jsonl"
+
+// Version is the index format; an index of another version is rebuilt.
+const Version = 1
+
+// Size limits. Reports and the index are read as hostile input: a file
+// larger than its limit is refused before it is read.
+const (
+	// MaxReportBytes bounds one report; a nightly report of a few hundred
+	// runs with raw data is a few MiB.
+	MaxReportBytes = 256 << 20
+	// MaxIndexBytes bounds the index: a thousand reports of fifty runs
+	// make about 10 MiB. A larger index is ignored and rebuilt.
+	MaxIndexBytes = 256 << 20
+	// maxLine bounds one line of the index (one report's summary).
+	maxLine = 16 << 20
+)
+
+// reportName matches the reports run --results-dir writes:
+// <UTC start>[-shard-i-of-n][-k].json. latest*.json (a copy), journals
+// and temporary files do not match.
+var reportName = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z(-shard-[0-9]+-of-[0-9]+)?(-[0-9]+)?\.json$`)
+
+// IsReport reports whether name is the file name of a batch's report in
+// a results directory.
+func IsReport(name string) bool { return reportName.MatchString(name) }
+
+// Entry is one report's summary and the file state it was made from.
+type Entry struct {
+	File    string `json:"file"` // base name, in the index's directory
+	Size    int64  `json:"size"`
+	ModTime int64  `json:"mod_time_ns"` // Unix nanoseconds
+	Summary
+}
+
+// Summary is what a history needs of a report.
+type Summary struct {
+	Suite    string    `json:"suite"`
+	Start    time.Time `json:"start"`
+	Complete bool      `json:"complete"`
+	Label    string    `json:"label,omitempty"`
+	Revision string    `json:"revision,omitempty"` // report.Report.Revision
+	// RevisionTime is the commit time of the first source with a
+	// revision.
+	RevisionTime string `json:"revision_time,omitempty"`
+	Shard        *Shard `json:"shard,omitempty"`
+	Runs         []Run  `json:"runs"`
+}
+
+// Shard is the part of a sharded plan a report holds.
+type Shard struct {
+	Index      int    `json:"index"`
+	Count      int    `json:"count"`
+	PlanSHA256 string `json:"plan_sha256"`
+}
+
+// Run is a run's identity and its primary score.
+type Run struct {
+	Key       string            `json:"key"`
+	Benchmark string            `json:"benchmark"`
+	Params    map[string]string `json:"params,omitempty"`
+	Mode      string            `json:"mode"`
+	Threads   int               `json:"threads"`
+	Status    string            `json:"status"`
+	Unit      string            `json:"unit,omitempty"`
+	// Score, Error (99.9 % half-width), Stdev (of the iteration scores)
+	// and Count (of the iteration scores) are the primary metric's; null
+	// or 0 when the run failed.
+	Score report.Float `json:"score"`
+	Error report.Float `json:"error"`
+	Stdev report.Float `json:"stdev"`
+	Count int          `json:"count"`
+}
+
+// Summarize returns the summary of rep.
+func Summarize(rep *report.Report) Summary {
+	s := Summary{Suite: rep.Suite, Start: rep.Env.Start.UTC(), Complete: rep.Complete, Label: rep.Label,
+		Revision: rep.Revision(), Runs: make([]Run, 0, len(rep.Runs))}
+	for _, src := range rep.Sources {
+		if src.Revision != "" {
+			s.RevisionTime = src.Time
+			break
+		}
+	}
+	if sh := rep.Shard; sh != nil {
+		s.Shard = &Shard{Index: sh.Index, Count: sh.Count, PlanSHA256: sh.PlanSHA256}
+	}
+	for i := range rep.Runs {
+		r := &rep.Runs[i]
+		run := Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode, Threads: r.Threads,
+			Status: r.Status, Score: report.NaN(), Error: report.NaN(), Stdev: report.NaN()}
+		if m := r.Primary; m != nil {
+			run.Unit, run.Score, run.Error, run.Stdev, run.Count = m.ScoreUnit, m.Score, m.ScoreError, m.Stdev, m.Count
+		}
+		s.Runs = append(s.Runs, run)
+	}
+	return s
+}
+
+// valid reports whether an entry read from the index is whole enough to
+// stand for its report; anything else is recomputed from the report.
+func (e *Entry) valid() bool {
+	if !IsReport(e.File) || e.Suite == "" || e.Start.IsZero() {
+		return false
+	}
+	for _, r := range e.Runs {
+		if r.Key == "" || r.Benchmark == "" || r.Mode == "" || r.Count < 0 {
+			return false
+		}
+	}
+	return e.Shard == nil || e.Shard.Index >= 1 && e.Shard.Index <= e.Shard.Count
+}
+
+// fresh reports whether e was made from the file fi describes.
+func (e *Entry) fresh(fi fs.FileInfo) bool {
+	return e.Size == fi.Size() && e.ModTime == fi.ModTime().UnixNano()
+}
+
+// NewEntry is the entry of the report rep, saved as the file fi
+// describes.
+func NewEntry(fi fs.FileInfo, rep *report.Report) Entry {
+	return Entry{File: fi.Name(), Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Summary: Summarize(rep)}
+}
+
+// Load returns the entries of every report in dir, sorted by file name:
+// from the index where it is fresh, else read from the report. stale is
+// true when the index should be rewritten (Write): it was missing,
+// unreadable, or lacked or held entries that did not match the reports.
+// A report that cannot be read, is too large or is not a valid report is
+// an error naming its file.
+func Load(dir string) (entries []Entry, stale bool, err error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	cached, lines, ok := readIndex(filepath.Join(dir, Name))
+	stale = !ok
+	used := 0
+	for _, de := range des {
+		if !IsReport(de.Name()) || !de.Type().IsRegular() {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil {
+			return nil, false, err
+		}
+		if e, ok := cached[fi.Name()]; ok && e.fresh(fi) {
+			entries = append(entries, e)
+			used++
+			continue
+		}
+		stale = true
+		e, err := ReadReport(filepath.Join(dir, fi.Name()))
+		if err != nil {
+			return nil, false, err
+		}
+		entries = append(entries, e)
+	}
+	// Entries of vanished reports, and lines a later one overrode, make
+	// the index larger than it needs to be.
+	stale = stale || used != lines
+	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
+	return entries, stale, nil
+}
+
+// ReadReport reads the report at path, bounded by MaxReportBytes, and
+// returns its entry.
+func ReadReport(path string) (Entry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Entry{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Entry{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return Entry{}, fmt.Errorf("%s: not a regular file", path)
+	}
+	if fi.Size() > MaxReportBytes {
+		return Entry{}, fmt.Errorf("%s: %d bytes, more than a report may have (%d MiB)", path, fi.Size(), MaxReportBytes>>20)
+	}
+	rep, err := report.Read(io.LimitReader(f, MaxReportBytes))
+	if err != nil {
+		return Entry{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if rep.Suite == "" || rep.Env.Start.IsZero() {
+		return Entry{}, fmt.Errorf("%s: not a batch's report: it has no suite or no env.start", path)
+	}
+	for i, r := range rep.Runs {
+		if r.Key == "" || r.Benchmark == "" || r.Mode == "" {
+			return Entry{}, fmt.Errorf("%s: runs[%d] has no key, benchmark or mode", path, i)
+		}
+	}
+	return NewEntry(fi, rep), nil
+}
+
+// readIndex reads the index at path: its valid entries by file, the
+// number of entry lines, and whether the file was there and readable.
+// Lines that do not decode are skipped (a torn append); an index of
+// another version or too large counts as missing.
+func readIndex(path string) (map[string]Entry, int, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxIndexBytes {
+		return nil, 0, false
+	}
+	sc := bufio.NewScanner(io.LimitReader(f, MaxIndexBytes))
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	var head struct {
+		Version int `json:"index_version"`
+	}
+	if !sc.Scan() || json.Unmarshal(sc.Bytes(), &head) != nil || head.Version != Version {
+		return nil, 0, false
+	}
+	entries, lines, ok := map[string]Entry{}, 0, true
+	for sc.Scan() {
+		lines++
+		var e Entry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || !e.valid() {
+			ok = false
+			continue
+		}
+		entries[e.File] = e
+	}
+	if sc.Err() != nil {
+		return nil, 0, false
+	}
+	return entries, lines, ok
+}
+
+// header is the index's first line.
+var header = []byte(fmt.Sprintf("{\"index_version\":%d}\n", Version))
+
+// Encode writes a whole index of entries to w.
+func Encode(w io.Writer, entries []Entry) error {
+	bw := bufio.NewWriter(w)
+	bw.Write(header)
+	for i := range entries {
+		line, err := Line(&entries[i])
+		if err != nil {
+			return err
+		}
+		bw.Write(line)
+	}
+	return bw.Flush()
+}
+
+// Line is e as one line of the index, newline included.
+func Line(e *Entry) ([]byte, error) {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("index: %s: %w", e.File, err)
+	}
+	return append(line, '\n'), nil
+}
+
+// Append adds e to the index in dir, creating the index when there is
+// none. One write of one line: a reader sees it whole or, if a crash
+// tears it, skips it and reads the report instead.
+func Append(dir string, e Entry) error {
+	line, err := Line(&e)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, Name)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	fi, err := f.Stat()
+	if err == nil && fi.Size() == 0 {
+		line = append(bytes.Clone(header), line...)
+	}
+	if err == nil {
+		_, err = f.Write(line)
+	}
+	return errors.Join(err, f.Close())
+}
