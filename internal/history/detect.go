@@ -12,7 +12,7 @@ import (
 // 2023; Apache Otava). The package comment says why this method and how
 // each point's own spread enters the test.
 
-// level is a stretch of a series and the test of a change at its start.
+// change is a change point: where, and the test of it.
 type change struct {
 	index int // the first point after the change
 	test  tTest
@@ -21,11 +21,11 @@ type change struct {
 // tTest is the two-sample t-test of the points before a change against
 // the points after it, each side bounded by the neighbouring changes.
 type tTest struct {
-	n1, n2      int
+	n1, n2       int
 	mean1, mean2 float64
-	se          float64 // standard error of mean2 − mean1
-	df          float64
-	p           float64 // two-sided
+	se           float64 // standard error of mean2 − mean1
+	df           float64
+	p            float64 // two-sided
 }
 
 // rel is the relative change of the means, (mean2 − mean1) / mean1.
