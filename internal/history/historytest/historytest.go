@@ -1,0 +1,120 @@
+// Package historytest makes results directories for the tests of the
+// nightly history: nights of reports synthesized from a real run's
+// report, with every run's score set by the test.
+package historytest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/benchspec/benchspec/report"
+)
+
+// Nights writes reports that are a real report's copies, its runs
+// widened to a number of its own and their scores scaled per night.
+type Nights struct {
+	// Spread, when not 0, is the relative standard deviation each night's
+	// iteration scores are given (0.01: 1 % of the score), in place of
+	// the real report's: a report measured on a busy machine has a
+	// spread no change of a few percent could show through.
+	Spread float64
+
+	rep  *report.Report
+	base []report.Metric // each run's primary metric as the real report has it
+}
+
+// ReadReport reads a JSON report.
+func ReadReport(path string) (*report.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return report.Read(f)
+}
+
+// New returns nights of real with runs runs each: its successful runs,
+// then copies of them told apart by a param "copy" (a run key each).
+func New(real *report.Report, runs int) (*Nights, error) {
+	var ok []report.Run
+	for _, r := range real.Runs {
+		if !r.Failed() && r.Primary != nil {
+			ok = append(ok, r)
+		}
+	}
+	if len(ok) == 0 {
+		return nil, fmt.Errorf("historytest: the report has no successful run to copy")
+	}
+	rep := *real
+	rep.Runs = nil
+	n := &Nights{rep: &rep}
+	for i := 0; i < runs; i++ {
+		r := ok[i%len(ok)]
+		if i >= len(ok) {
+			c := strconv.Itoa(i / len(ok))
+			params := map[string]string{"copy": c}
+			for k, v := range r.Params {
+				params[k] = v
+			}
+			r.Params = params
+			r.Key = r.Benchmark + "/copy=" + c + ":" + r.Mode
+		}
+		m := *r.Primary
+		n.base = append(n.base, m)
+		r.Primary = &m
+		rep.Runs = append(rep.Runs, r)
+	}
+	return n, nil
+}
+
+// Keys returns the run keys of a night.
+func (n *Nights) Keys() []string {
+	keys := make([]string, len(n.rep.Runs))
+	for i, r := range n.rep.Runs {
+		keys[i] = r.Key
+	}
+	return keys
+}
+
+// Write writes a night's report into dir under the name run
+// --results-dir gives it, started at start and labelled label, with the
+// score of run j (its error, spread, extremes and raw data alike)
+// multiplied by factor(j), and its spread set by Spread. It returns the
+// report's path.
+func (n *Nights) Write(dir string, start time.Time, label string, factor func(run int) float64) (string, error) {
+	n.rep.Env.Start, n.rep.Env.End, n.rep.Label = start, start.Add(time.Minute), label
+	for j := range n.rep.Runs {
+		f := factor(j)
+		b := &n.base[j]
+		// Each value v becomes score·f + (v − score)·f·k: the level scaled
+		// by f, the spread around it by k as well.
+		k := 1.0
+		if n.Spread > 0 && b.Stdev.Valid() && b.Stdev > 0 {
+			k = n.Spread * float64(b.Score) / float64(b.Stdev)
+		}
+		at := func(v report.Float) report.Float {
+			return report.Float(float64(b.Score)*f + (float64(v)-float64(b.Score))*f*k)
+		}
+		m := n.rep.Runs[j].Primary
+		m.Score, m.Min, m.Max = at(b.Score), at(b.Min), at(b.Max)
+		m.ScoreError, m.Stdev = b.ScoreError*report.Float(f*k), b.Stdev*report.Float(f*k)
+		m.ScoreConfidence = [2]report.Float{m.Score - m.ScoreError, m.Score + m.ScoreError}
+		m.RawData = make([][]report.Float, len(b.RawData))
+		for i, fork := range b.RawData {
+			m.RawData[i] = make([]report.Float, len(fork))
+			for l, v := range fork {
+				m.RawData[i][l] = at(v)
+			}
+		}
+	}
+	data, err := json.Marshal(n.rep)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, start.UTC().Format("20060102T150405Z")+".json")
+	return path, os.WriteFile(path, data, 0o644)
+}
