@@ -112,7 +112,9 @@ func TestIndexDamage(t *testing.T) {
 		damage func(index []byte) []byte
 	}{
 		{"torn append", func(b []byte) []byte { return append(b, `{"file":"20260118T0`...) }},
-		{"other version", func(b []byte) []byte { return bytes.Replace(b, []byte(`"index_version":1`), []byte(`"index_version":99`), 1) }},
+		{"other version", func(b []byte) []byte {
+			return bytes.Replace(b, []byte(`"index_version":1`), []byte(`"index_version":99`), 1)
+		}},
 		{"not whole", func(b []byte) []byte { return bytes.ReplaceAll(b, []byte(`"key":"a:avgt"`), []byte(`"key":""`)) }},
 		{"no header", func(b []byte) []byte { return b[bytes.IndexByte(b, '\n')+1:] }},
 	} {
