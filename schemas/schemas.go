@@ -1,7 +1,8 @@
 // Package schemas holds benchspec's JSON Schemas (draft-07), embedded in
-// the binary: the spec format that users write and the JSON report that
-// benchspec writes. Editors can use the files directly, for example through
-// a `# yaml-language-server: $schema=...` comment at the top of a spec.
+// the binary: the spec format that users write, the JSON report that
+// benchspec writes, and its nightly history. Editors can use the files
+// directly, for example through a `# yaml-language-server: $schema=...`
+// comment at the top of a spec.
 package schemas
 
 import _ "embed"
@@ -17,3 +18,9 @@ var Spec []byte
 //
 //go:embed result.schema.json
 var Result []byte
+
+// History is the JSON Schema of benchspec history --format json
+// (history.schema.json). Callers must not modify it.
+//
+//go:embed history.schema.json
+var History []byte

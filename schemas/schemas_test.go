@@ -92,3 +92,22 @@ func TestResultSchemaIsJSON(t *testing.T) {
 		t.Fatal("result.schema.json is not JSON")
 	}
 }
+
+// TestHistorySchema checks that the history schema compiles and that
+// every property says what it holds; cmd/benchspec validates real
+// history output against it.
+func TestHistorySchema(t *testing.T) {
+	var root map[string]any
+	if err := json.Unmarshal(History, &root); err != nil {
+		t.Fatalf("history.schema.json is not JSON: %v", err)
+	}
+	if _, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(History)); err != nil {
+		t.Fatalf("history.schema.json does not compile: %v", err)
+	}
+	for _, k := range []string{"$schema", "$id", "title", "description"} {
+		if s, _ := root[k].(string); s == "" {
+			t.Errorf("top level: %s missing", k)
+		}
+	}
+	walk(t, root, root, "#")
+}

@@ -36,7 +36,7 @@ var program = cli.Program{
 	Commands: []cli.Command{
 		{Name: "run", Args: "SPEC...", Summary: "run the go test benchmarks of the packages specs name", Run: runRun},
 		{Name: "validate", Args: "SPEC...", Summary: "check spec files and report every error", Run: runValidate},
-		{Name: "schema", Args: "[spec|result]", Summary: "print the JSON Schema of specs or of JSON results", Run: runSchema},
+		{Name: "schema", Args: "[spec|result|history]", Summary: "print the JSON Schema of specs, of JSON results or of the history", Run: runSchema},
 		{Name: "report", Args: "RESULT.json", Summary: "render a saved JSON report in another format", Run: runReport},
 		{Name: "compare", Args: "BASE.json NEW.json", Summary: "compare two JSON reports and find regressions", Run: runCompare},
 		{Name: "merge", Args: "A.json B.json...", Summary: "merge JSON reports of disjoint runs into one", Run: runMerge},

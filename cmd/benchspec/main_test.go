@@ -44,10 +44,11 @@ func TestRun(t *testing.T) {
 		{name: "schema default", args: []string{"schema"}, jsonStdout: true, stdout: `"$id"`},
 		{name: "schema spec", args: []string{"schema", "spec"}, jsonStdout: true, stdout: `"benchmarks"`},
 		{name: "schema result", args: []string{"schema", "result"}, jsonStdout: true, stdout: "{"},
+		{name: "schema history", args: []string{"schema", "history"}, jsonStdout: true, stdout: `"change_points"`},
 		{name: "help", args: []string{"--help"}, stdout: "Usage: benchspec <command>"},
 		{name: "help command", args: []string{"help", "schema"}, stdout: "Usage: benchspec schema"},
 		{name: "validate help", args: []string{"validate", "--help"}, stdout: "Usage: benchspec validate SPEC..."},
-		{name: "schema help", args: []string{"schema", "-h"}, stdout: "Usage: benchspec schema [spec|result]"},
+		{name: "schema help", args: []string{"schema", "-h"}, stdout: "Usage: benchspec schema [spec|result|history]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,7 +87,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"report", "--fromat", "json"}, "flag provided but not defined: -fromat; did you mean --format?"},
 		{[]string{"validate"}, "benchspec validate: no spec files given"},
 		{[]string{"validate", "--bogus", goodSpec}, "flag provided but not defined: -bogus"},
-		{[]string{"schema", "nope"}, `benchspec schema: unknown schema "nope" (want spec or result)`},
+		{[]string{"schema", "nope"}, `benchspec schema: unknown schema "nope" (want spec, result or history)`},
 		{[]string{"schema", "spec", "result"}, "want at most one schema name, got 2"},
 	}
 	for _, tt := range tests {

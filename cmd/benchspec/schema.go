@@ -12,9 +12,10 @@ import (
 )
 
 func runSchema(e *cli.Env, args []string) int {
-	fs := e.Flags("schema [spec|result]",
+	fs := e.Flags("schema [spec|result|history]",
 		"Schema prints a JSON Schema (draft-07) to stdout: of spec files (the\n"+
-			"default) or of the JSON results that benchspec writes.")
+			"default), of the JSON results that benchspec writes, or of the JSON\n"+
+			"history (benchspec history --format json).")
 	names, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
@@ -28,8 +29,10 @@ func runSchema(e *cli.Env, args []string) int {
 		data = schemas.Spec
 	case "result":
 		data = schemas.Result
+	case "history":
+		data = schemas.History
 	default:
-		return e.UsageError("unknown schema %q (want spec or result)", name)
+		return e.UsageError("unknown schema %q (want spec, result or history)", name)
 	}
 	if !bytes.HasSuffix(data, []byte("\n")) {
 		data = append(slices.Clip(data), '\n')

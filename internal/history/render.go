@@ -42,7 +42,7 @@ func Summary(h *History) string {
 	}
 	first, last := h.Batches[0].Start.UTC(), h.Batches[len(h.Batches)-1].Start.UTC()
 	return fmt.Sprintf("%d batches from %s to %s, %d series; change points by E-Divisive means with Student's t-test at p ≤ %s, change ≥ %s",
-		len(h.Batches), first.Format("2006-01-02 15:04"), last.Format("2006-01-02 15:04"), len(h.Series), Num(h.P), Percent(h.MinChange))
+		len(h.Batches), first.Format("2006-01-02 15:04"), last.Format("2006-01-02 15:04"), len(h.Series), strconv.FormatFloat(h.P, 'g', -1, 64), Percent(h.MinChange))
 }
 
 func writeText(w io.Writer, h *History) {

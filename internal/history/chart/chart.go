@@ -117,6 +117,7 @@ var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
 var (
 	pointColor       = color.RGBA{R: 0x4c, G: 0x78, B: 0xa8, A: 0xff}
+	lineColor        = color.RGBA{R: 0xb4, G: 0xc6, B: 0xdc, A: 0xff}
 	levelColor       = color.RGBA{R: 0x1d, G: 0x23, B: 0x30, A: 0x90}
 	regressionColor  = color.RGBA{R: 0xb3, G: 0x26, B: 0x1e, A: 0xff}
 	improvementColor = color.RGBA{R: 0x1e, G: 0x7d, B: 0x32, A: 0xff}
@@ -137,6 +138,7 @@ func seriesChart(s *history.Series) ([]byte, error) {
 		t.Font.Typeface, t.Font.Variant = chartFont.Typeface, chartFont.Variant
 	}
 	p.Title.TextStyle.Font.Size = 12
+	p.Y.Tick.Marker = plainTicks{}
 	pts := make(plotter.XYs, len(s.Points))
 	errs := make(plotter.YErrors, len(s.Points))
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -153,7 +155,7 @@ func seriesChart(s *history.Series) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: chart of %s: %w", s.Name(), err)
 	}
-	line.Color, line.Width = color.RGBA{R: 0x4c, G: 0x78, B: 0xa8, A: 0x60}, vg.Points(1)
+	line.Color, line.Width = lineColor, vg.Points(1)
 	marks.Color, marks.Shape, marks.Radius = pointColor, draw.CircleGlyph{}, vg.Points(2.5)
 	eb, err := plotter.NewYErrorBars(struct {
 		plotter.XYs
@@ -187,6 +189,20 @@ func seriesChart(s *history.Series) ([]byte, error) {
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	}
 	return svgOf(p)
+}
+
+// plainTicks are gonum's default ticks labelled with the shortest
+// decimal that is the tick's value: 14250, not 14250.00.
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
+		}
+	}
+	return ticks
 }
 
 // addLevels draws the mean level of each stretch between change points.
