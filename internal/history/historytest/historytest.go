@@ -86,6 +86,12 @@ func (n *Nights) Keys() []string {
 // multiplied by factor(j), and its spread set by Spread. It returns the
 // report's path.
 func (n *Nights) Write(dir string, start time.Time, label string, factor func(run int) float64) (string, error) {
+	path := filepath.Join(dir, start.UTC().Format("20060102T150405Z")+".json")
+	return path, n.WriteFile(path, start, label, factor)
+}
+
+// WriteFile is Write to a path of the caller's choosing.
+func (n *Nights) WriteFile(path string, start time.Time, label string, factor func(run int) float64) error {
 	n.rep.Env.Start, n.rep.Env.End, n.rep.Label = start, start.Add(time.Minute), label
 	for j := range n.rep.Runs {
 		f := factor(j)
@@ -113,8 +119,10 @@ func (n *Nights) Write(dir string, start time.Time, label string, factor func(ru
 	}
 	data, err := json.Marshal(n.rep)
 	if err != nil {
-		return "", err
+		return err
 	}
-	path := filepath.Join(dir, start.UTC().Format("20060102T150405Z")+".json")
-	return path, os.WriteFile(path, data, 0o644)
+	return os.WriteFile(path, data, 0o644)
 }
+
+// Score returns the score of run j as the real report has it.
+func (n *Nights) Score(j int) float64 { return float64(n.base[j].Score) }
