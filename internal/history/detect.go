@@ -233,6 +233,15 @@ func (d *detector) test(lo, at, hi int) tTest {
 // neighbouring changes; the weakest — the least significant, or when all
 // are significant the smallest — is dropped while it fails p or
 // MinChange, and its neighbours are tested again without it.
+//
+// Before those, a change that leaves fewer than minLevel points between
+// itself and its neighbour (or the start) is dropped, the least
+// significant first: a point or two apart from their neighbours are
+// outliers, not a level, and in a long series a test made at every
+// point finds such outliers by chance; three in a row that agree are
+// rare. Only the stretch after the newest change may be shorter: a
+// regression on the latest night is what a nightly job wants to hear of
+// at once.
 func (d *detector) merge(weak []int) []change {
 	cps := make([]change, len(weak))
 	for i, at := range weak {
@@ -240,7 +249,18 @@ func (d *detector) merge(weak []int) []change {
 	}
 	d.retest(cps)
 	for len(cps) > 0 {
-		weakest := 0
+		weakest := -1
+		for i, c := range cps {
+			if d.isolates(cps, i) && (weakest < 0 || c.test.p > cps[weakest].test.p) {
+				weakest = i
+			}
+		}
+		if weakest >= 0 {
+			cps = append(cps[:weakest], cps[weakest+1:]...)
+			d.retest(cps)
+			continue
+		}
+		weakest = 0
 		for i, c := range cps {
 			if c.test.p > cps[weakest].test.p {
 				weakest = i
@@ -260,6 +280,19 @@ func (d *detector) merge(weak []int) []change {
 		d.retest(cps)
 	}
 	return cps
+}
+
+// minLevel is the fewest points of a level other than the newest.
+const minLevel = 3
+
+// isolates reports whether change i leaves fewer than minLevel points
+// on a side, other than after the newest change.
+func (d *detector) isolates(cps []change, i int) bool {
+	prev := 0
+	if i > 0 {
+		prev = cps[i-1].index
+	}
+	return cps[i].index-prev < minLevel || i+1 < len(cps) && cps[i+1].index-cps[i].index < minLevel
 }
 
 // retest tests every change against its neighbours.

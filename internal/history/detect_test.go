@@ -171,3 +171,42 @@ func TestBestSplit(t *testing.T) {
 		t.Errorf("bestSplit of one point: ok, want none")
 	}
 }
+
+// TestLongNoiseHasNoChanges checks a thousand nights of 2 % noise: in a
+// series that long, short runs of outliers pass a test made at every
+// point, and must not come out as pairs of changes around them. Only the
+// newest nights may stand apart (TestNewestNightAlone): here, by chance,
+// the last two of seed 1 do.
+func TestLongNoiseHasNoChanges(t *testing.T) {
+	for seed := range uint64(5) {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		s := &Series{Unit: "ns/op", Better: "lower"}
+		for i := range 1000 {
+			v := 100 * (1 + 0.02*rng.NormFloat64())
+			s.Points = append(s.Points, Point{Batch: i + 1, Score: report.Float(v), Stdev: 1, Count: 15})
+		}
+		got := analyzed(s, Options{})
+		for _, cp := range got.ChangePoints {
+			if cp.Index < len(s.Points)-2 {
+				t.Errorf("seed %d: change points %v, want none but after the newest two nights", seed, where(got))
+				break
+			}
+		}
+	}
+}
+
+// TestNewestNightAlone checks that a regression on the newest night
+// alone is a change point, while the same outlier inside the series is
+// not.
+func TestNewestNightAlone(t *testing.T) {
+	s := levels("ns/op", 0.01, 20, 100)
+	s.Points = append(s.Points, Point{Batch: 21, Score: 120, Stdev: 1, Count: 10})
+	if got := where(analyzed(s, Options{})); len(got) != 1 || got[0][1] != 21 {
+		t.Errorf("a 20 %% slower newest night: change points %v, want one at batch 21", got)
+	}
+	inner := levels("ns/op", 0.01, 20, 100)
+	inner.Points[10].Score, inner.Points[11].Score = 120, 121
+	if got := where(analyzed(inner, Options{})); len(got) != 0 {
+		t.Errorf("20 %% outliers at batches 11 and 12: change points %v, want none", got)
+	}
+}

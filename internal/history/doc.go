@@ -25,8 +25,13 @@
 //     drops the weakest until every change left is significant (p ≤ P)
 //     and large enough (|change| ≥ MinChange), as Hunter does: windows
 //     keep a long history from hiding a small recent change, and the
-//     merge keeps two nearby changes apart. PELT would need a penalty
-//     per series and a noise model; E-Divisive needs neither.
+//     merge keeps two nearby changes apart. One rule is added: a level
+//     between two changes, or before the first, has at least three
+//     points, since a test made at every point of a long series finds
+//     runs of one or two outliers by chance; only the newest level may
+//     be shorter, so that a regression on the latest night is reported
+//     at once. PELT would need a penalty per series and a noise model;
+//     E-Divisive needs neither.
 //   - Each point's own spread counts, not only its mean: the t-test's
 //     pooled variance is the spread between the points either side of
 //     the change, but never less than the mean of the points' own
