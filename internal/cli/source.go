@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
@@ -89,6 +90,9 @@ func gitState(ctx context.Context, dir string, s *report.Source) {
 	}
 	s.VCS = "git"
 	s.Revision, s.Time, _ = strings.Cut(rev, " ")
+	if t, err := time.Parse(time.RFC3339, s.Time); err == nil {
+		s.Time = t.UTC().Format(time.RFC3339) // as the go command stamps it
+	}
 	if st, ok := git("status", "--porcelain"); ok && st != "" {
 		s.Modified = true
 	}
