@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/format/html"
 	"github.com/benchspec/benchspec/internal/history"
-	"github.com/benchspec/benchspec/internal/history/chart"
 	"github.com/benchspec/benchspec/internal/history/index"
 )
 
@@ -61,7 +61,7 @@ func runHistory(args []string, stdout, stderr io.Writer) int {
 	history.Analyze(h, history.Options{MinChange: mc, P: *p})
 	err = writeOutput(*out, stdout, func(w io.Writer) error {
 		if *format == "html" {
-			return chart.Write(w, h)
+			return html.History(w, h)
 		}
 		return history.Write(w, h, *format)
 	})

@@ -11,7 +11,8 @@ import (
 )
 
 // Formats are the output formats Write knows; the HTML page is drawn by
-// package history/chart, which only the benchspec command links.
+// internal/format/html (html.History), which only the benchspec command
+// links.
 var Formats = []string{"text", "markdown", "json"}
 
 // Write renders h to w in format (one of Formats).

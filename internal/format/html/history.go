@@ -1,18 +1,6 @@
-// Package chart draws a nightly history (package history) as one
-// self-contained HTML page: no network, no JavaScript, no files beside
-// it. Per series it shows the last value and the change points, and a
-// chart drawn with gonum/plot as inline SVG: the score of each batch with
-// its 99.9 % error bar, the mean level between change points as a step,
-// and each change point as a vertical line labelled with its batch,
-// magnitude and the revisions (or labels) either side — red for a
-// regression, green for an improvement.
-//
-// Only the benchspec command imports it, so suite binaries do not link
-// gonum/plot.
-package chart
+package html
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -22,45 +10,23 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/benchspec/benchspec/internal/history"
 )
 
-//go:embed history.tmpl
-var pageSource string
-
-var pageTemplate = template.Must(template.New("history").Parse(pageSource))
-
-type page struct {
-	H           *history.History
-	Summary     string
-	Regressions []*history.Series
-	Series      []section
-}
-
-type section struct {
-	ID      string
-	S       *history.Series
-	Last    string
-	Trend   string
-	Changes []changeRow
-	SVG     template.HTML // drawn by gonum/plot, which escapes every text
-}
-
-type changeRow struct {
-	Batch                     int
-	Before, After, Change, CI string
-	P, Direction              string
-}
-
-// Write writes the HTML page of h to w.
-func Write(w io.Writer, h *history.History) error {
-	pg := &page{H: h, Summary: history.Summary(h), Regressions: h.Regressions()}
+// History writes a nightly history (package history) as one
+// self-contained HTML page: no network, no JavaScript, no files beside
+// it. Per series it shows the last value and the change points, and a
+// chart: the score of each batch with its 99.9 % error bar, the mean
+// level between change points as a dashed step, and each change point
+// as a vertical line labelled with its batch, magnitude and the labels
+// (or revisions) either side — red for a regression, green for an
+// improvement.
+func History(w io.Writer, h *history.History) error {
+	pg := &historyPage{H: h, Summary: history.Summary(h), Regressions: h.Regressions()}
 	for i := range h.Series {
 		s := &h.Series[i]
 		sec := section{ID: "series-" + strconv.Itoa(i+1), S: s, Trend: history.Trend(s)}
@@ -85,10 +51,37 @@ func Write(w io.Writer, h *history.History) error {
 		}
 		pg.Series = append(pg.Series, sec)
 	}
-	if err := pageTemplate.Execute(w, pg); err != nil {
+	if err := historyTemplate.Execute(w, pg); err != nil {
 		return fmt.Errorf("history: writing HTML: %w", err)
 	}
 	return nil
+}
+
+//go:embed history.tmpl
+var historySource string
+
+var historyTemplate = template.Must(template.New("history").Parse(historySource))
+
+type historyPage struct {
+	H           *history.History
+	Summary     string
+	Regressions []*history.Series
+	Series      []section
+}
+
+type section struct {
+	ID      string
+	S       *history.Series
+	Last    string
+	Trend   string
+	Changes []changeRow
+	SVG     template.HTML // drawn by gonum/plot, which escapes every text
+}
+
+type changeRow struct {
+	Batch                     int
+	Before, After, Change, CI string
+	P, Direction              string
 }
 
 func side(label, rev string) string {
@@ -110,11 +103,6 @@ func percent(f float64) string {
 	return fmt.Sprintf("%+.1f%%", 100*f)
 }
 
-// The chart's text is set in Liberation Sans, whose metrics match Arial
-// and Helvetica, so that a browser without the font lays the labels out
-// the same way.
-var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
-
 var (
 	pointColor       = color.RGBA{R: 0x4c, G: 0x78, B: 0xa8, A: 0xff}
 	lineColor        = color.RGBA{R: 0xb4, G: 0xc6, B: 0xdc, A: 0xff}
@@ -123,22 +111,13 @@ var (
 	improvementColor = color.RGBA{R: 0x1e, G: 0x7d, B: 0x32, A: 0xff}
 )
 
-const (
-	chartWidth  = 7.5 * vg.Inch
-	chartHeight = 3.4 * vg.Inch
-)
+// seriesHeight is the height of a series' chart.
+const seriesHeight = 3.4 * vg.Inch
 
 // seriesChart draws s: x the batch number, y the score.
 func seriesChart(s *history.Series) ([]byte, error) {
-	p := plot.New()
-	p.Title.Text = s.Name()
-	p.X.Label.Text, p.Y.Label.Text = "batch", s.Unit
-	for _, t := range []*draw.TextStyle{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle,
-		&p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
-		t.Font.Typeface, t.Font.Variant = chartFont.Typeface, chartFont.Variant
-	}
+	p := newPlot(s.Name(), "batch", s.Unit)
 	p.Title.TextStyle.Font.Size = 12
-	p.Y.Tick.Marker = plainTicks{}
 	pts := make(plotter.XYs, len(s.Points))
 	errs := make(plotter.YErrors, len(s.Points))
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -188,21 +167,7 @@ func seriesChart(s *history.Series) ([]byte, error) {
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	}
-	return svgOf(p)
-}
-
-// plainTicks are gonum's default ticks labelled with the shortest
-// decimal that is the tick's value: 14250, not 14250.00.
-type plainTicks struct{}
-
-func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
-		}
-	}
-	return ticks
+	return svgOf(p, chartWidth, seriesHeight)
 }
 
 // addLevels draws the mean level of each stretch between change points.
@@ -280,24 +245,8 @@ func addChanges(p *plot.Plot, s *history.Series, lo, top, span float64) error {
 	return nil
 }
 
-// svgOf draws p and returns the <svg> element, without the XML prolog
-// that a standalone file has.
-func svgOf(p *plot.Plot) ([]byte, error) {
-	c := vgsvg.New(chartWidth, chartHeight)
-	p.Draw(draw.New(c))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("history: drawing chart %q: %w", p.Title.Text, err)
-	}
-	out := buf.Bytes()
-	if i := bytes.Index(out, []byte("<svg")); i > 0 {
-		out = out[i:]
-	}
-	return out, nil
-}
-
 // IDOf is the anchor of s's section.
-func (p *page) IDOf(s *history.Series) string {
+func (p *historyPage) IDOf(s *history.Series) string {
 	for _, sec := range p.Series {
 		if sec.S == s {
 			return sec.ID
