@@ -240,7 +240,8 @@ func TestRandomOrderIsReproducible(t *testing.T) {
 }
 
 // Two nightly runs into one results directory leave two timestamped
-// reports with their journals, and latest.json equal to the second.
+// reports with their journals, the history's index, and latest.json
+// equal to the second.
 func TestResultsDirKeepsEveryBatch(t *testing.T) {
 	spec := writeSpec(t, tiny+`  - include: '^e2e\.empty$'
 `)
@@ -265,9 +266,9 @@ func TestResultsDirKeepsEveryBatch(t *testing.T) {
 			reports = append(reports, n)
 		}
 	}
-	if len(reports) != 2 || len(all) != 5 || !slices.Contains(all, "latest.json") ||
+	if len(reports) != 2 || len(all) != 6 || !slices.Contains(all, "latest.json") || !slices.Contains(all, "history.index.jsonl") ||
 		!slices.Contains(all, reports[0]+".journal") || !slices.Contains(all, reports[1]+".journal") {
-		t.Fatalf("results directory holds %v; want 2 timestamped reports, their journals and latest.json", all)
+		t.Fatalf("results directory holds %v; want 2 timestamped reports, their journals, history.index.jsonl and latest.json", all)
 	}
 	second := reports[0]
 	if slices.Contains(first, second) {
