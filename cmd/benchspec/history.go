@@ -1,12 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/internal/format/html"
 	"github.com/benchspec/benchspec/internal/history"
 	"github.com/benchspec/benchspec/internal/history/index"
@@ -16,8 +16,8 @@ import (
 // HTML page, which only this command links.
 var historyFormats = append(append([]string{}, history.Formats...), "html")
 
-func runHistory(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("history", "history DIR... [--format text|markdown|json|html] [--fail-on-regression]",
+func runHistory(e *cli.Env, args []string) int {
+	fs := e.Flags("history DIR... [--format text|markdown|json|html] [--fail-on-regression]",
 		"History reads every batch's report that run --results-dir kept in DIR (a\n"+
 			"suite's directory in it, or the results directory itself for all its\n"+
 			"suites) and makes one time series per run: benchmark, params, threads and\n"+
@@ -35,38 +35,38 @@ func runHistory(args []string, stdout, stderr io.Writer) int {
 	minChange := fs.String("min-change", history.Percent(history.DefaultMinChange), "smallest change of a series' level that counts, in percent (the % is optional)")
 	p := fs.Float64("p", history.DefaultP, "largest p-value of a change point that counts (Student's t-test)")
 	failOn := fs.Bool("fail-on-regression", false, "exit 1 when a series' newest change point is an unreverted regression, naming it")
-	dirs, status, ok := parseFlags(fs, args, stdout, stderr)
+	dirs, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
 	}
 	if len(dirs) == 0 {
-		return usageError(fs, stderr, "want at least one results directory")
+		return e.UsageError("want at least one results directory")
 	}
 	mc, err := parsePercent(*minChange)
 	if err != nil {
-		return usageError(fs, stderr, "--min-change: %v", err)
+		return e.UsageError("--min-change: %v", err)
 	}
 	if !(*p > 0 && *p < 1) {
-		return usageError(fs, stderr, "--p: %s is not between 0 and 1", strconv.FormatFloat(*p, 'g', -1, 64))
+		return e.UsageError("--p: %s is not between 0 and 1", strconv.FormatFloat(*p, 'g', -1, 64))
 	}
 	if !validFormat(*format, historyFormats) {
-		return usageError(fs, stderr, "--format: unknown format %q (valid: %s)", *format, strings.Join(historyFormats, ", "))
+		return e.UsageError("--format: unknown format %q (valid: %s)", *format, strings.Join(historyFormats, ", "))
 	}
 	read, err := history.Read(dirs)
 	if err != nil {
-		return fail(stderr, "history", err)
+		return e.Fail(err)
 	}
-	refreshIndexes(read, stderr)
+	refreshIndexes(read, e)
 	h := history.Build(read)
 	history.Analyze(h, history.Options{MinChange: mc, P: *p})
-	err = writeOutput(*out, stdout, func(w io.Writer) error {
+	err = cli.WriteOutput(*out, e.Stdout, func(w io.Writer) error {
 		if *format == "html" {
 			return html.History(w, h)
 		}
 		return history.Write(w, h, *format)
 	})
 	if err != nil {
-		return fail(stderr, "history", err)
+		return e.Fail(err)
 	}
 	if !*failOn {
 		return exitOK
@@ -74,7 +74,7 @@ func runHistory(args []string, stdout, stderr io.Writer) int {
 	regressed := h.Regressions()
 	for _, s := range regressed {
 		cp := s.ChangePoints[len(s.ChangePoints)-1]
-		fmt.Fprintf(stderr, "benchspec history: regression: %s at batch %d: %s\n", s.Name(), cp.Batch, history.ChangeString(cp))
+		e.Errorf("regression: %s at batch %d: %s", s.Name(), cp.Batch, history.ChangeString(cp))
 	}
 	if len(regressed) > 0 {
 		return exitFail
@@ -85,14 +85,14 @@ func runHistory(args []string, stdout, stderr io.Writer) int {
 // refreshIndexes rewrites the index of each directory where it was
 // missing or stale. It is a cache: when it cannot be written (a
 // read-only directory), the next history reads the reports again.
-func refreshIndexes(dirs []history.Dir, stderr io.Writer) {
+func refreshIndexes(dirs []history.Dir, e *cli.Env) {
 	for _, d := range dirs {
 		if !d.Stale {
 			continue
 		}
 		path := filepath.Join(d.Path, index.Name)
-		if err := writeOutput(path, nil, func(w io.Writer) error { return index.Encode(w, d.Entries) }); err != nil {
-			fmt.Fprintf(stderr, "benchspec history: cannot update the index %s (%v): the next history reads the reports again\n", path, err)
+		if err := cli.WriteOutput(path, nil, func(w io.Writer) error { return index.Encode(w, d.Entries) }); err != nil {
+			e.Errorf("cannot update the index %s (%v): the next history reads the reports again", path, err)
 		}
 	}
 }
