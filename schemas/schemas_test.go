@@ -8,13 +8,18 @@ import (
 	"github.com/xeipuuv/gojsonschema"
 )
 
-func TestSpecSchema(t *testing.T) {
+func TestSpecSchema(t *testing.T) { checkSchema(t, "spec.schema.json", Spec) }
+
+// checkSchema checks that a schema is draft-07 JSON that compiles, with
+// its identity at the top and a description on every property.
+func checkSchema(t *testing.T, name string, doc []byte) {
+	t.Helper()
 	var root map[string]any
-	if err := json.Unmarshal(Spec, &root); err != nil {
-		t.Fatalf("spec.schema.json is not JSON: %v", err)
+	if err := json.Unmarshal(doc, &root); err != nil {
+		t.Fatalf("%s is not JSON: %v", name, err)
 	}
-	if _, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(Spec)); err != nil {
-		t.Fatalf("spec.schema.json does not compile: %v", err)
+	if _, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(doc)); err != nil {
+		t.Fatalf("%s does not compile: %v", name, err)
 	}
 	for _, k := range []string{"$schema", "$id", "title", "description"} {
 		if s, _ := root[k].(string); s == "" {
@@ -96,18 +101,4 @@ func TestResultSchemaIsJSON(t *testing.T) {
 // TestHistorySchema checks that the history schema compiles and that
 // every property says what it holds; cmd/benchspec validates real
 // history output against it.
-func TestHistorySchema(t *testing.T) {
-	var root map[string]any
-	if err := json.Unmarshal(History, &root); err != nil {
-		t.Fatalf("history.schema.json is not JSON: %v", err)
-	}
-	if _, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(History)); err != nil {
-		t.Fatalf("history.schema.json does not compile: %v", err)
-	}
-	for _, k := range []string{"$schema", "$id", "title", "description"} {
-		if s, _ := root[k].(string); s == "" {
-			t.Errorf("top level: %s missing", k)
-		}
-	}
-	walk(t, root, root, "#")
-}
+func TestHistorySchema(t *testing.T) { checkSchema(t, "history.schema.json", History) }

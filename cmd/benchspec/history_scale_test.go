@@ -73,15 +73,10 @@ func scaleDir(b *testing.B, nights, runs int) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	real, err := historytest.ReadReport(filepath.Join("..", "..", "internal", "history", "testdata", "real-report.json"))
+	n, err := historytest.FromFile(filepath.Join("..", "..", "internal", "history", "testdata", "real-report.json"), runs, 0.01)
 	if err != nil {
 		b.Fatal(err)
 	}
-	n, err := historytest.New(real, runs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	n.Spread = 0.01
 	rng := rand.New(rand.NewPCG(1, 1))
 	start := time.Date(2024, 1, 1, 2, 30, 0, 0, time.UTC)
 	for i := range nights {

@@ -3,12 +3,10 @@ package main
 import (
 	"image"
 	"image/png"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,32 +24,16 @@ import (
 // of a fixed seed.
 func nights(t *testing.T, change int) string {
 	t.Helper()
-	real, err := historytest.ReadReport(filepath.Join("..", "..", "internal", "history", "testdata", "real-report.json"))
+	n, err := historytest.FromFile(filepath.Join("..", "..", "internal", "history", "testdata", "real-report.json"), 2, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := historytest.New(real, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n.Spread = 0.01
 	dir := filepath.Join(t.TempDir(), "history")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	start := time.Date(2026, 1, 15, 2, 30, 0, 0, time.UTC)
-	for i := range 12 {
-		_, err := n.Write(dir, start.Add(time.Duration(i)*24*time.Hour), "night-"+strconv.Itoa(i+1), func(j int) float64 {
-			f := 1 + 0.01*rng.NormFloat64()
-			if j == 0 && change > 0 && i+1 >= change {
-				f *= 1.08
-			}
-			return f
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+	if err := n.Planted(dir, time.Date(2026, 1, 15, 2, 30, 0, 0, time.UTC), 12, change, 1.08); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -71,18 +70,6 @@ type Batch struct {
 	Revision     string    `json:"revision,omitempty"`
 	RevisionTime string    `json:"revision_time,omitempty"`
 	Label        string    `json:"label,omitempty"`
-}
-
-// Name is how output names the batch: its label, else its revision
-// (short), else its number.
-func (b *Batch) Name() string {
-	switch {
-	case b.Label != "":
-		return b.Label
-	case b.Revision != "":
-		return ShortRevision(b.Revision)
-	}
-	return fmt.Sprintf("batch %d", b.Number)
 }
 
 // ShortRevision is the first 12 characters of a revision, as git shows

@@ -2,10 +2,8 @@ package history
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,35 +22,19 @@ var night0 = time.Date(2026, 1, 15, 2, 30, 0, 0, time.UTC)
 // quiet machine (the report was measured on a busy one).
 func realNights(t testing.TB, runs int) *historytest.Nights {
 	t.Helper()
-	real, err := historytest.ReadReport(filepath.Join("testdata", "real-report.json"))
+	n, err := historytest.FromFile(filepath.Join("testdata", "real-report.json"), runs, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := historytest.New(real, runs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n.Spread = 0.01
 	return n
 }
 
 // planted writes nights nights into dir, run 0 at factor 1.08 from night
-// change on (0: never), the others at 1, each with 1 % noise of a fixed
-// seed.
+// change on (0: never), every run with 1 % noise of a fixed seed.
 func planted(t testing.TB, n *historytest.Nights, dir string, nights, change int) {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(7, 8))
-	for i := 0; i < nights; i++ {
-		_, err := n.Write(dir, night0.Add(time.Duration(i)*24*time.Hour), "night-"+strconv.Itoa(i+1), func(j int) float64 {
-			f := 1 + 0.01*rng.NormFloat64()
-			if j == 0 && change > 0 && i+1 >= change {
-				f *= 1.08
-			}
-			return f
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+	if err := n.Planted(dir, night0, nights, change, 1.08); err != nil {
+		t.Fatal(err)
 	}
 }
 

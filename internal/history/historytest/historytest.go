@@ -6,6 +6,7 @@ package historytest
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -126,3 +127,39 @@ func (n *Nights) WriteFile(path string, start time.Time, label string, factor fu
 
 // Score returns the score of run j as the real report has it.
 func (n *Nights) Score(j int) float64 { return float64(n.base[j].Score) }
+
+// FromFile returns nights of the real report at path with runs runs,
+// their iterations spread by spread (see Nights.Spread).
+func FromFile(path string, runs int, spread float64) (*Nights, error) {
+	real, err := ReadReport(path)
+	if err != nil {
+		return nil, err
+	}
+	n, err := New(real, runs)
+	if err != nil {
+		return nil, err
+	}
+	n.Spread = spread
+	return n, nil
+}
+
+// Planted writes nights reports into dir, a day apart from start,
+// labelled night-1, night-2, …: every run at its real score times 1 %
+// noise of a fixed seed, and run 0 also times factor from night change
+// on (0: never) — a planted regression, or none.
+func (n *Nights) Planted(dir string, start time.Time, nights, change int, factor float64) error {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range nights {
+		_, err := n.Write(dir, start.Add(time.Duration(i)*24*time.Hour), "night-"+strconv.Itoa(i+1), func(j int) float64 {
+			f := 1 + 0.01*rng.NormFloat64()
+			if j == 0 && change > 0 && i+1 >= change {
+				f *= factor
+			}
+			return f
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
