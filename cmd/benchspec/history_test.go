@@ -158,6 +158,9 @@ func screenshot(t *testing.T, page string) {
 	if err != nil {
 		t.Skip("no chromium: the page is not looked at as a picture")
 	}
+	if testing.Short() {
+		t.Skip("starting a browser: not in -short")
+	}
 	shot := filepath.Join(t.TempDir(), "shot.png")
 	cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
