@@ -1,5 +1,7 @@
-// Package worker is the fork side of the executor: the B a benchmark body
-// runs against, and the warmup and measurement loops of each mode.
+// Package worker is the fork side of the executor: the B behind the root
+// package's benchspec.B (which binds to it by value, Bind), the warmup
+// and measurement loops of each mode, and serving a fork (ServeBodies:
+// the assignment in, protocol messages out on the result pipe).
 //
 // A benchmark body is called once per fork and runs `for b.Loop() { ... }`.
 // Loop spans every warmup and measurement iteration of the fork: its fast

@@ -1,0 +1,143 @@
+package benchspec_test
+
+import (
+	"errors"
+	"go/build"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/benchspec/benchspec"
+
+// stages are the module's packages in the order of ARCHITECTURE.md's
+// flow: a package imports only packages of earlier stages, never one of
+// its own stage or a later one. Test support and examples are the last
+// stage, whose packages may import each other. A package missing here fails TestImportsFollowTheFlow:
+// place it (and describe it in ARCHITECTURE.md).
+var stages = [][]string{
+	{"schemas", "internal/suggest", "internal/filehash", "internal/child", "internal/protocol/hist"},
+	{"spec"},
+	{"plan"},
+	{"internal/protocol"},
+	{"executor", "internal/worker", "internal/gotest"},
+	{"internal/diag"},
+	{"report"},
+	{"report/compare", "internal/format", "internal/host"},
+	{"internal/format/html", "internal/runlog"},
+	{"internal/cli"},
+	{""}, // the root package: what benchmark authors import
+	{"cmd/benchspec", "internal/suitetest", "internal/reporttest", "internal/faultsuite", "examples/..."},
+}
+
+// onlyImportedBy names packages that, beyond the stage order, only the
+// listed packages may import.
+var onlyImportedBy = map[string][]string{
+	// Charts link gonum/plot and its fonts; every suite binary, hence
+	// every fork, would pay their initialisation.
+	"internal/format/html": {"cmd/benchspec"},
+}
+
+// TestImportsFollowTheFlow checks the import graph of the module's
+// non-test code against stages: no package imports a later stage (or a
+// package of its own stage), so the flow spec → plan → executor → report
+// → formats has no back edges; and that ARCHITECTURE.md names every
+// package.
+func TestImportsFollowTheFlow(t *testing.T) {
+	stage := map[string]int{}
+	for i, pkgs := range stages {
+		for _, p := range pkgs {
+			stage[p] = i
+		}
+	}
+	stageOf := func(p string) (int, bool) {
+		if i, ok := stage[p]; ok {
+			return i, true
+		}
+		for q, i := range stage {
+			if prefix, ok := strings.CutSuffix(q, "..."); ok && strings.HasPrefix(p, prefix) {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	doc, err := os.ReadFile("ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkgs := range stages {
+		for _, p := range pkgs {
+			if p != "" && !strings.Contains(string(doc), "`"+p+"`") {
+				t.Errorf("ARCHITECTURE.md does not describe `%s`", p)
+			}
+		}
+	}
+	imports := modulePackages(t)
+	for p, deps := range imports {
+		ps, ok := stageOf(p)
+		if !ok {
+			t.Errorf("package %q is in no stage: add it to stages here and to ARCHITECTURE.md", p)
+			continue
+		}
+		for _, d := range deps {
+			ds, ok := stageOf(d)
+			if ok && (ds > ps || ds == ps && ps < len(stages)-1) {
+				t.Errorf("%q (stage %d) imports %q (stage %d): a package imports only earlier stages", p, ps, d, ds)
+			}
+			if allowed, ok := onlyImportedBy[d]; ok && !slices.Contains(allowed, p) {
+				t.Errorf("%q imports %q, which only %v may import", p, d, allowed)
+			}
+		}
+	}
+}
+
+// modulePackages returns, for every package of the module with non-test
+// Go files, its imports within the module, paths relative to the module
+// ("" is the root package).
+func modulePackages(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); path != "." && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		pkg, err := build.ImportDir(path, 0)
+		if err != nil {
+			var noGo *build.NoGoError
+			if errors.As(err, &noGo) {
+				return nil
+			}
+			return err
+		}
+		rel := filepath.ToSlash(path)
+		if rel == "." {
+			rel = ""
+		}
+		var deps []string
+		for _, imp := range pkg.Imports {
+			if imp == module {
+				deps = append(deps, "")
+			} else if r, ok := strings.CutPrefix(imp, module+"/"); ok {
+				deps = append(deps, r)
+			}
+		}
+		out[rel] = deps
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat("go.mod"); err != nil || len(out) < 10 {
+		t.Fatalf("found %d packages (%v); run from the module root", len(out), err)
+	}
+	return out
+}
