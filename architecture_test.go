@@ -26,11 +26,12 @@ var stages = [][]string{
 	{"executor", "internal/worker", "internal/gotest"},
 	{"internal/diag"},
 	{"report"},
-	{"report/compare", "internal/format", "internal/host"},
+	{"report/compare", "internal/format", "internal/host", "internal/history/index"},
+	{"internal/history"},
 	{"internal/format/html", "internal/runlog"},
 	{"internal/cli"},
 	{""}, // the root package: what benchmark authors import
-	{"cmd/benchspec", "internal/suitetest", "internal/reporttest", "internal/faultsuite", "examples/..."},
+	{"cmd/benchspec", "internal/suitetest", "internal/reporttest", "internal/faultsuite", "internal/history/historytest", "examples/..."},
 }
 
 // onlyImportedBy names packages that, beyond the stage order, only the
