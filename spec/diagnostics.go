@@ -7,48 +7,49 @@ import "slices"
 // an entry, overridden key by key; an entry's ignore list replaces the
 // defaults' one.
 //
-// The zero value of a threshold means its default (DefaultDiagSettings),
-// so that Settings built by hand, in tests or tools, diagnose like a spec
-// that does not mention diagnostics. The schema keeps a spec from setting
+// Each field's JSON name is its spec key. The zero value of a threshold
+// means its default (DefaultDiagSettings), so that Settings built by
+// hand, in tests or tools, diagnose like a spec that does not mention
+// diagnostics. The schema keeps a spec from setting
 // a threshold to zero.
 type DiagSettings struct {
 	// Ignore lists diagnostic codes not to report for the entry.
-	Ignore []string
+	Ignore []string `json:"ignore"`
 	// DeadCodeRatio: DEAD_CODE fires when the median time per call of the
 	// body is below DeadCodeRatio × the median empty-loop baseline of the
 	// same forks.
-	DeadCodeRatio float64
+	DeadCodeRatio float64 `json:"dead_code_ratio"`
 	// TimerRatio: TIMER_RESOLUTION fires when the clock's resolution or
 	// the cost of one read is above TimerRatio × the typical timed interval.
-	TimerRatio float64
+	TimerRatio float64 `json:"timer_ratio"`
 	// NotSteadyP and NotSteadySlope: NOT_STEADY fires when the trend test
 	// over the measured iterations has a p-value below NotSteadyP and the
 	// slope is above NotSteadySlope × the mean per iteration.
-	NotSteadyP     float64
-	NotSteadySlope float64
+	NotSteadyP     float64 `json:"not_steady_p"`
+	NotSteadySlope float64 `json:"not_steady_slope"`
 	// ForksDisagreeP, ForksDisagreeRatio and ForksDisagreeSpread:
 	// FORKS_DISAGREE fires when the one-way ANOVA over the forks has a
 	// p-value below ForksDisagreeP, the between-fork variance is at least
 	// ForksDisagreeRatio × the within-fork variance, and the fork means
 	// spread over more than ForksDisagreeSpread of the mean.
-	ForksDisagreeP      float64
-	ForksDisagreeRatio  float64
-	ForksDisagreeSpread float64
+	ForksDisagreeP      float64 `json:"forks_disagree_p"`
+	ForksDisagreeRatio  float64 `json:"forks_disagree_ratio"`
+	ForksDisagreeSpread float64 `json:"forks_disagree_spread"`
 	// MultimodalMValue: MULTIMODAL fires when the mvalue of the
 	// distribution is at least MultimodalMValue and its two highest modes
 	// lie more than MultimodalSeparation of the mean apart; iteration
 	// scores are only tested when there are at least MultimodalMinValues
 	// of them.
-	MultimodalMValue     float64
-	MultimodalSeparation float64
-	MultimodalMinValues  int
+	MultimodalMValue     float64 `json:"multimodal_mvalue"`
+	MultimodalSeparation float64 `json:"multimodal_separation"`
+	MultimodalMinValues  int     `json:"multimodal_min_values"`
 	// HighVarianceCV: HIGH_VARIANCE fires as a warning when the robust
 	// coefficient of variation of the iteration scores is above it.
 	// HighVarianceOutlierShift: outliers beyond Tukey's fences are
 	// reported (as info) when dropping them moves the mean by more than
 	// this fraction.
-	HighVarianceCV           float64
-	HighVarianceOutlierShift float64
+	HighVarianceCV           float64 `json:"high_variance_cv"`
+	HighVarianceOutlierShift float64 `json:"high_variance_outlier_shift"`
 }
 
 // DefaultDiagSettings returns the default thresholds. They are chosen so
@@ -105,36 +106,22 @@ func (d DiagSettings) WithDefaults() DiagSettings {
 // Ignores reports whether code is in the ignore list.
 func (d DiagSettings) Ignores(code string) bool { return slices.Contains(d.Ignore, code) }
 
-// applyDiagnostics overrides d with the keys of a `diagnostics:` mapping.
-func applyDiagnostics(d *DiagSettings, m map[string]any) {
-	floats := map[string]*float64{
-		"dead_code_ratio":             &d.DeadCodeRatio,
-		"timer_ratio":                 &d.TimerRatio,
-		"not_steady_p":                &d.NotSteadyP,
-		"not_steady_slope":            &d.NotSteadySlope,
-		"forks_disagree_p":            &d.ForksDisagreeP,
-		"forks_disagree_ratio":        &d.ForksDisagreeRatio,
-		"forks_disagree_spread":       &d.ForksDisagreeSpread,
-		"multimodal_mvalue":           &d.MultimodalMValue,
-		"multimodal_separation":       &d.MultimodalSeparation,
-		"high_variance_cv":            &d.HighVarianceCV,
-		"high_variance_outlier_shift": &d.HighVarianceOutlierShift,
-	}
-	for k, v := range m {
-		if p, ok := floats[k]; ok {
-			*p = toFloat(v)
-			continue
-		}
-		switch k {
-		case "multimodal_min_values":
-			d.MultimodalMinValues = toInt(v)
-		case "ignore":
-			d.Ignore = []string{}
-			for _, c := range v.([]any) {
-				d.Ignore = append(d.Ignore, c.(string))
-			}
-		}
-	}
+// diagKeys decodes the keys of `diagnostics:`; an entry's ignore list
+// replaces the defaults' one.
+var diagKeys = map[string]func(d *DiagSettings, v any){
+	"ignore":                      func(d *DiagSettings, v any) { d.Ignore = stringList(v) },
+	"dead_code_ratio":             func(d *DiagSettings, v any) { d.DeadCodeRatio = toFloat(v) },
+	"timer_ratio":                 func(d *DiagSettings, v any) { d.TimerRatio = toFloat(v) },
+	"not_steady_p":                func(d *DiagSettings, v any) { d.NotSteadyP = toFloat(v) },
+	"not_steady_slope":            func(d *DiagSettings, v any) { d.NotSteadySlope = toFloat(v) },
+	"forks_disagree_p":            func(d *DiagSettings, v any) { d.ForksDisagreeP = toFloat(v) },
+	"forks_disagree_ratio":        func(d *DiagSettings, v any) { d.ForksDisagreeRatio = toFloat(v) },
+	"forks_disagree_spread":       func(d *DiagSettings, v any) { d.ForksDisagreeSpread = toFloat(v) },
+	"multimodal_mvalue":           func(d *DiagSettings, v any) { d.MultimodalMValue = toFloat(v) },
+	"multimodal_separation":       func(d *DiagSettings, v any) { d.MultimodalSeparation = toFloat(v) },
+	"multimodal_min_values":       func(d *DiagSettings, v any) { d.MultimodalMinValues = toInt(v) },
+	"high_variance_cv":            func(d *DiagSettings, v any) { d.HighVarianceCV = toFloat(v) },
+	"high_variance_outlier_shift": func(d *DiagSettings, v any) { d.HighVarianceOutlierShift = toFloat(v) },
 }
 
 // toFloat converts a validated number.

@@ -111,8 +111,8 @@ func checkSpec(t *testing.T, data []byte, s *Spec) {
 			t.Errorf("entry %d: durations out of range: %+v", i, st)
 		}
 		for _, m := range st.Modes {
-			if m == ModeAll {
-				t.Errorf("entry %d: mode all not expanded", i)
+			if !m.Valid() {
+				t.Errorf("entry %d: mode %q is no mode (all not expanded?)", i, m)
 			}
 		}
 	}

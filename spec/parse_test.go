@@ -20,7 +20,7 @@ func TestParseFull(t *testing.T) {
 	}
 	pos := func(line, col int) Pos { return Pos{File: path, Line: line, Col: col} }
 	defaults := Settings{
-		Modes:             []string{"avgt", "thrpt"},
+		Modes:             []Mode{"avgt", "thrpt"},
 		TimeUnit:          "us",
 		Forks:             2,
 		WarmupForks:       0,
@@ -34,11 +34,11 @@ func TestParseFull(t *testing.T) {
 		Profilers:         []string{"gc"},
 	}
 	first := defaults.Clone()
-	first.Modes = []string{"ss"}
+	first.Modes = []Mode{"ss"}
 	first.Measurement.BatchSize = 1000000
 	first.Env["GOGC"] = "off"
 	second := defaults.Clone()
-	second.Modes = []string{"thrpt", "avgt", "sample", "ss"}
+	second.Modes = []Mode{"thrpt", "avgt", "sample", "ss"}
 	second.Threads = 4
 	second.Timeout = time.Minute
 	second.Warmup.Iterations = 0
@@ -133,7 +133,7 @@ func TestOverrides(t *testing.T) {
 			defaults: "  modes: [thrpt]\n  profilers: [gc, cpu]\n",
 			entry:    "    modes: sample\n    profilers: [heap]\n",
 			change: func(s *Settings) {
-				s.Modes = []string{"sample"}
+				s.Modes = []Mode{"sample"}
 				s.Profilers = []string{"heap"}
 			},
 		},
@@ -149,7 +149,7 @@ func TestOverrides(t *testing.T) {
 			name:  "modes all expands and dedups",
 			entry: "    modes: [ss, all, ss, avgt]\n",
 			change: func(s *Settings) {
-				s.Modes = []string{"ss", "thrpt", "avgt", "sample"}
+				s.Modes = []Mode{"ss", "thrpt", "avgt", "sample"}
 			},
 		},
 		{

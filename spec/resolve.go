@@ -3,42 +3,9 @@ package spec
 import (
 	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"time"
 )
-
-// DefaultSettings returns the built-in settings, used for every key that
-// neither the spec's defaults nor an entry sets (the defaults that
-// schemas/spec.schema.json documents).
-func DefaultSettings() Settings {
-	return Settings{
-		Modes:             []string{ModeAverageTime},
-		TimeUnit:          "ns",
-		Forks:             3,
-		WarmupForks:       0,
-		Warmup:            Iterations{Iterations: 3, Time: time.Second, BatchSize: 1},
-		Measurement:       Iterations{Iterations: 5, Time: time.Second, BatchSize: 1},
-		OpsPerInvocation:  1,
-		Threads:           1,
-		Timeout:           10 * time.Minute,
-		GCBeforeIteration: false,
-		Env:               map[string]string{},
-		Profilers:         []string{},
-	}
-}
-
-// Clone returns a copy of s that shares no slice or map with it.
-func (s Settings) Clone() Settings {
-	s.Modes = slices.Clone(s.Modes)
-	s.Env = maps.Clone(s.Env)
-	s.Profilers = slices.Clone(s.Profilers)
-	s.Diagnostics.Ignore = slices.Clone(s.Diagnostics.Ignore)
-	return s
-}
-
-// allModes is what `all` expands to, in JMH's order.
-var allModes = []string{ModeThroughput, ModeAverageTime, ModeSampleTime, ModeSingleShot}
 
 // build turns a validated document into a Spec. It relies on validation:
 // every value has the type and range the schema promises.
@@ -115,84 +82,6 @@ func (d *document) settingPos(pos map[string]Pos, ptr string, m map[string]any) 
 			}
 		}
 	}
-}
-
-// apply overrides s with the settings keys of m, key by key: nested
-// phases key by key too, env variable by variable.
-func apply(s *Settings, m map[string]any) {
-	for k, v := range m {
-		switch k {
-		case "modes":
-			s.Modes = modes(v)
-		case "time_unit":
-			s.TimeUnit = v.(string)
-		case "forks":
-			s.Forks = toInt(v)
-		case "warmup_forks":
-			s.WarmupForks = toInt(v)
-		case "warmup":
-			applyIterations(&s.Warmup, v.(map[string]any))
-		case "measurement":
-			applyIterations(&s.Measurement, v.(map[string]any))
-		case "ops_per_invocation":
-			s.OpsPerInvocation = toInt(v)
-		case "threads":
-			if v == "max" {
-				s.Threads = ThreadsMax
-			} else {
-				s.Threads = toInt(v)
-			}
-		case "timeout":
-			s.Timeout = mustDuration(v)
-		case "gc_before_iteration":
-			s.GCBeforeIteration = v.(bool)
-		case "env":
-			for name, val := range v.(map[string]any) {
-				s.Env[name] = val.(string)
-			}
-		case "profilers":
-			s.Profilers = []string{}
-			for _, p := range v.([]any) {
-				s.Profilers = append(s.Profilers, p.(string))
-			}
-		case "diagnostics":
-			applyDiagnostics(&s.Diagnostics, v.(map[string]any))
-		}
-	}
-}
-
-func applyIterations(it *Iterations, m map[string]any) {
-	if v, ok := m["iterations"]; ok {
-		it.Iterations = toInt(v)
-	}
-	if v, ok := m["time"]; ok {
-		it.Time = mustDuration(v)
-	}
-	if v, ok := m["batch_size"]; ok {
-		it.BatchSize = toInt(v)
-	}
-}
-
-// modes expands `all`, drops repeats keeping the first, and accepts a
-// single mode for a list of one.
-func modes(v any) []string {
-	list, ok := v.([]any)
-	if !ok {
-		list = []any{v}
-	}
-	var out []string
-	for _, x := range list {
-		names := []string{x.(string)}
-		if x == ModeAll {
-			names = allModes
-		}
-		for _, n := range names {
-			if !slices.Contains(out, n) {
-				out = append(out, n)
-			}
-		}
-	}
-	return out
 }
 
 // paramString is how a param value reaches the benchmark body: strings as

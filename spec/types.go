@@ -1,18 +1,6 @@
 package spec
 
-import (
-	"fmt"
-	"time"
-)
-
-// Mode names, as in JMH's short forms.
-const (
-	ModeThroughput  = "thrpt"
-	ModeAverageTime = "avgt"
-	ModeSampleTime  = "sample"
-	ModeSingleShot  = "ss"
-	ModeAll         = "all"
-)
+import "fmt"
 
 // ThreadsMax is the value of Settings.Threads for `threads: max`
 // (GOMAXPROCS of the fork).
@@ -52,32 +40,6 @@ type Entry struct {
 	// defaults'. Keys set nowhere are absent; their errors go to Pos.
 	SettingPos map[string]Pos
 	Settings   Settings
-}
-
-// Settings is how one benchmark is measured.
-type Settings struct {
-	Modes             []string // expanded: never contains "all"
-	TimeUnit          string   // ns | us | ms | s
-	Forks             int      // measured forks; 0 = run in-process (debugging)
-	WarmupForks       int
-	Warmup            Iterations
-	Measurement       Iterations
-	OpsPerInvocation  int
-	Threads           int // >= 1, or ThreadsMax
-	Timeout           time.Duration
-	GCBeforeIteration bool
-	Env               map[string]string
-	Profilers         []string
-	// Diagnostics are the thresholds of the trust diagnostics; zero
-	// thresholds mean the defaults (DiagSettings.WithDefaults).
-	Diagnostics DiagSettings
-}
-
-// Iterations configures one phase (warmup or measurement).
-type Iterations struct {
-	Iterations int
-	Time       time.Duration
-	BatchSize  int
 }
 
 // Pos is a position in a spec file. Line and Col are 1-based.
