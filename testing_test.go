@@ -54,7 +54,7 @@ func TestRegisterTestingRunsInForks(t *testing.T) {
 	validateResult(t, data)
 	var modes []string
 	for _, run := range rep.Runs {
-		modes = append(modes, run.Mode)
+		modes = append(modes, run.Mode.String())
 		if run.Failed() || run.Primary == nil || run.Primary.Count != 6 {
 			t.Fatalf("%s: %s, want Cnt 6 (2 forks × 3 iterations)", run.Key, run.Error)
 		}

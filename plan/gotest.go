@@ -118,7 +118,7 @@ func checkTesting(e *spec.Entry, matched []string, byName map[string]*Benchmark)
 	if pkg != "" {
 		what = fmt.Sprintf("package benchmarks such as %s", pkg)
 	}
-	if slices.Contains(s.Modes, spec.ModeSampleTime) {
+	if slices.ContainsFunc(s.Modes, spec.Mode.Samples) {
 		fail(settingPos(e, "modes"), "modes", "sample mode is not available for %s: testing.B times whole runs of b.N invocations, never single ones; use avgt, thrpt or ss", what)
 	}
 	if s.Threads != 1 {

@@ -215,7 +215,7 @@ func key(r *Run) string {
 	case t > 1:
 		fmt.Fprintf(&b, "/threads=%d", t)
 	}
-	b.WriteString(":" + r.Mode)
+	b.WriteString(":" + r.Mode.String())
 	return b.String()
 }
 
@@ -226,7 +226,7 @@ const ssIterationGuess = 10 * time.Millisecond
 func estimate(r *Run) time.Duration {
 	s := r.Settings
 	phase := func(it spec.Iterations) time.Duration {
-		if r.Mode == spec.ModeSingleShot {
+		if !r.Mode.TimedIterations() {
 			return time.Duration(it.Iterations) * ssIterationGuess
 		}
 		return time.Duration(it.Iterations) * it.Time

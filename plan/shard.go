@@ -130,7 +130,7 @@ func (p *Plan) SHA256() string {
 		Key       string        `json:"key"`
 		Benchmark string        `json:"benchmark"`
 		Params    []Param       `json:"params"`
-		Mode      string        `json:"mode"`
+		Mode      spec.Mode     `json:"mode"`
 		Settings  spec.Settings `json:"settings"`
 	}
 	ids := make([]runID, len(p.Runs))

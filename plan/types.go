@@ -79,7 +79,7 @@ type Run struct {
 	Key       string // stable identity: benchmark, params and mode
 	Benchmark string
 	Params    []Param // sorted by name
-	Mode      string  // one of the spec.Mode* constants, never "all"
+	Mode      spec.Mode
 	Settings  spec.Settings
 	Spec      string // path of the spec that selected the run
 	Entry     int    // index of the entry in that spec

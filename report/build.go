@@ -172,7 +172,7 @@ func mergeSamples(measured []*protocol.ForkResult) *hist.Histogram {
 // primaryOf computes the primary metric over the measurement iterations of
 // the measured forks; in sample mode over their merged samples.
 func primaryOf(r *plan.Run, unit float64, measured []*protocol.ForkResult, samples *hist.Histogram) Metric {
-	name := Unit(r.Mode, r.Settings.TimeUnit)
+	name := r.Mode.Unit(r.Settings.TimeUnit)
 	raw := make([][]float64, len(measured))
 	for i, f := range measured {
 		raw[i] = []float64{}
@@ -184,7 +184,7 @@ func primaryOf(r *plan.Run, unit float64, measured []*protocol.ForkResult, sampl
 			raw[i] = append(raw[i], score(r.Mode, unit, it))
 		}
 	}
-	if r.Mode == spec.ModeSampleTime && samples.Count() > 0 {
+	if r.Mode.Samples() && samples.Count() > 0 {
 		return metricOfHist(samples, unit, name, raw)
 	}
 	return metricOf(raw, name)
@@ -267,7 +267,7 @@ func phaseOf(it spec.Iterations) Phase {
 	return Phase{Iterations: it.Iterations, Time: it.Time.String(), BatchSize: it.BatchSize}
 }
 
-func forkOf(mode string, unit float64, f *protocol.ForkResult) Fork {
+func forkOf(mode spec.Mode, unit float64, f *protocol.ForkResult) Fork {
 	out := Fork{
 		Fork:       f.Fork,
 		Warmup:     f.Warmup,

@@ -32,7 +32,7 @@ func diagnose(r *plan.Run, threads int, measured []*protocol.ForkResult, primary
 			in.Scores[i][j] = float64(v)
 		}
 	}
-	if r.Mode == spec.ModeSampleTime && samples != nil && samples.Count() > 0 {
+	if r.Mode.Samples() && samples != nil && samples.Count() > 0 {
 		in.Samples = samples
 	}
 	return diagnostics(diag.Check(in))

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/benchspec/benchspec/spec"
 )
 
 // SchemaVersion is the version of the JSON report this package writes and
@@ -101,7 +103,7 @@ type Run struct {
 	Key       string            `json:"key"`
 	Benchmark string            `json:"benchmark"`
 	Params    map[string]string `json:"params"`
-	Mode      string            `json:"mode"`
+	Mode      spec.Mode         `json:"mode"`
 	// Threads is the number of goroutines running the body; `threads: max`
 	// is resolved to the GOMAXPROCS of the forks' environment.
 	Threads  int      `json:"threads"`

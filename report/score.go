@@ -20,31 +20,22 @@ func UnitNs(timeUnit string) float64 {
 	return math.NaN()
 }
 
-// Unit returns the unit of a mode's scores in timeUnit: "ops/us" for
-// thrpt, "us/op" for avgt, sample and ss.
-func Unit(mode, timeUnit string) string {
-	if mode == spec.ModeThroughput {
-		return "ops/" + timeUnit
-	}
-	return timeUnit + "/op"
-}
-
 // IterationScore returns the score of one iteration in the run's mode and
-// time unit (see Unit): thrpt Ops/TimeNs, the others TimeNs/Ops, sample
+// time unit (see spec.Mode.Unit): thrpt Ops/TimeNs, the others TimeNs/Ops, sample
 // mode the exact mean of the iteration's samples. It is NaN where the
 // division is undefined (no ops, no time).
 func IterationScore(r *plan.Run, it *protocol.Iteration) float64 {
 	return score(r.Mode, UnitNs(r.Settings.TimeUnit), it)
 }
 
-func score(mode string, unit float64, it *protocol.Iteration) float64 {
+func score(mode spec.Mode, unit float64, it *protocol.Iteration) float64 {
 	switch {
-	case mode == spec.ModeThroughput:
+	case mode.IsRate():
 		if it.TimeNs <= 0 {
 			return math.NaN()
 		}
 		return it.Ops / it.TimeNs * unit
-	case mode == spec.ModeSampleTime && it.Histogram != nil && it.Histogram.Count > 0:
+	case mode.Samples() && it.Histogram != nil && it.Histogram.Count > 0:
 		return it.Histogram.Sum / float64(it.Histogram.Count) / unit
 	default:
 		if it.Ops <= 0 {

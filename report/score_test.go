@@ -13,10 +13,11 @@ import (
 func TestIterationScore(t *testing.T) {
 	samples := &hist.Snapshot{Count: 4, Sum: 10, Min: 1, Max: 4}
 	for _, tc := range []struct {
-		mode, unit string
-		it         protocol.Iteration
-		want       float64
-		wantUnit   string
+		mode     spec.Mode
+		unit     string
+		it       protocol.Iteration
+		want     float64
+		wantUnit string
 	}{
 		// 1e6 ops in 1 s: 1e-3 ops/ns.
 		{"thrpt", "ns", protocol.Iteration{Ops: 1e6, TimeNs: 1e9}, 1e-3, "ops/ns"},
@@ -47,8 +48,8 @@ func TestIterationScore(t *testing.T) {
 		if got := IterationScore(r, &tc.it); !near(got, tc.want, 1e-12) {
 			t.Errorf("IterationScore(%s %s, %+v) = %v, want %v", tc.mode, tc.unit, tc.it, got, tc.want)
 		}
-		if got := Unit(tc.mode, tc.unit); got != tc.wantUnit {
-			t.Errorf("Unit(%s, %s) = %q, want %q", tc.mode, tc.unit, got, tc.wantUnit)
+		if got := tc.mode.Unit(tc.unit); got != tc.wantUnit {
+			t.Errorf("%s.Unit(%s) = %q, want %q", tc.mode, tc.unit, got, tc.wantUnit)
 		}
 	}
 }

@@ -106,6 +106,11 @@ func (m Mode) Samples() bool { return m == ModeSampleTime }
 // as long as its one batch takes.
 func (m Mode) TimedIterations() bool { return m != ModeSingleShot }
 
+// TimesBatch reports whether one clock reading pair of the mode times a
+// batch of batch_size invocations (sample, ss) rather than a whole
+// iteration (thrpt, avgt).
+func (m Mode) TimesBatch() bool { return m == ModeSampleTime || m == ModeSingleShot }
+
 // Times says what one clock reading pair of the mode times: "an
 // iteration" (thrpt, avgt), "a sampled batch" (sample), or "one batch",
 // the only one of its iteration (ss).

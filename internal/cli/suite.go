@@ -275,8 +275,8 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	return 0
 }
 
-func phaseString(it spec.Iterations, mode string) string {
-	if mode == spec.ModeSingleShot {
+func phaseString(it spec.Iterations, mode spec.Mode) string {
+	if !mode.TimedIterations() {
 		return fmt.Sprintf("%d × batch %d", it.Iterations, it.BatchSize)
 	}
 	s := fmt.Sprintf("%d × %s", it.Iterations, it.Time)

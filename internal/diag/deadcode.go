@@ -61,18 +61,18 @@ func callTimes(in *Input) []float64 {
 			if it.Phase != protocol.PhaseMeasurement {
 				continue
 			}
-			switch in.Mode {
-			case spec.ModeSampleTime:
+			switch m := in.Mode; {
+			case m.Samples():
 				if it.Histogram == nil || it.Histogram.Count == 0 {
 					continue
 				}
 				perBatch := it.Histogram.Sum / float64(it.Histogram.Count) * opi
 				out = append(out, max(perBatch-ovh, 0)/batch)
-			case spec.ModeSingleShot:
+			case !m.TimedIterations(): // ss: one batch per iteration
 				if it.Invocations > 0 {
 					out = append(out, max(it.TimeNs-threads*ovh, 0)/float64(it.Invocations))
 				}
-			case spec.ModeThroughput: // TimeNs is the threads' mean window
+			case m.IsRate(): // thrpt: TimeNs is the threads' mean window
 				if it.Invocations > 0 {
 					out = append(out, it.TimeNs*threads/float64(it.Invocations))
 				}

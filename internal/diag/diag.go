@@ -49,7 +49,7 @@ func (d Diagnostic) String() string { return d.Severity + " " + d.Code + ": " + 
 
 // Input is what the checks read of one run that measured successfully.
 type Input struct {
-	Mode     string        // one of the spec.Mode* constants
+	Mode     spec.Mode
 	Settings spec.Settings // as measured; Settings.Diagnostics holds the thresholds
 	Threads  int           // goroutines per fork, `threads: max` resolved
 	Unit     string        // of Scores, Score and Error, e.g. "ns/op"

@@ -41,7 +41,7 @@ func settings(forks int, d spec.DiagSettings) spec.Settings {
 // timedInput returns an avgt (or thrpt, ss) input whose forks measured
 // the given ns per call, one slice per fork; ss iterations time one batch
 // of batch calls.
-func timedInput(mode string, batch int, d spec.DiagSettings, perFork ...[]float64) *Input {
+func timedInput(mode spec.Mode, batch int, d spec.DiagSettings, perFork ...[]float64) *Input {
 	s := settings(len(perFork), d)
 	s.Measurement.BatchSize = batch
 	in := &Input{Mode: mode, Settings: s, Threads: 1, Unit: "ns/op", UnitNs: 1}

@@ -238,7 +238,7 @@ func multimodal(in *Input, th spec.DiagSettings, forksDisagree bool) []Diagnosti
 	var ms []mass
 	var minWidth float64
 	what := "iteration scores"
-	if in.Mode == spec.ModeSampleTime && in.Samples != nil && in.Samples.Count() > 0 && in.UnitNs > 0 {
+	if in.Mode.Samples() && in.Samples != nil && in.Samples.Count() > 0 && in.UnitNs > 0 {
 		what = "samples"
 		ms = histMasses(in.Samples, in.UnitNs)
 		res, _ := clockCost(in.Forks)

@@ -22,13 +22,12 @@ func timerResolution(in *Input, th spec.DiagSettings) []Diagnostic {
 	ev := map[string]float64{"interval_ns": interval, "resolution_ns": res, "overhead_ns": ovh, "ratio": ratio}
 	msg := fmt.Sprintf("%s took %s ns (median), but the clock's resolution is %s ns and one read costs %s ns: %s of the interval, over %s; the score measures the clock as much as the code.",
 		what, num(interval), num(res), num(ovh), pct(ratio), pct(th.TimerRatio))
-	switch in.Mode {
-	case spec.ModeSingleShot, spec.ModeSampleTime:
+	if in.Mode.TimesBatch() {
 		batch := max(in.Settings.Measurement.BatchSize, 1)
 		want := niceCeil(float64(batch) * cost / (th.TimerRatio * interval))
 		ev["batch_size"], ev["suggested_batch_size"] = float64(batch), want
 		msg += fmt.Sprintf(" Raise measurement.batch_size (and warmup.batch_size) to at least %s, with ops_per_invocation the same to keep the score per call.", num(want))
-	default:
+	} else {
 		msg += " Make the iterations longer (measurement.time)."
 	}
 	return []Diagnostic{{Code: TimerResolution, Severity: SeverityWarning, Message: msg, Evidence: ev}}
@@ -44,11 +43,11 @@ func timedInterval(in *Input) (float64, string) {
 	if batch != 1 {
 		calls += "s"
 	}
-	if in.Mode == spec.ModeSampleTime {
+	if in.Mode.Samples() {
 		if in.Samples == nil || in.Samples.Count() == 0 {
 			return math.NaN(), ""
 		}
-		return in.Samples.Quantile(0.5) * float64(max(in.Settings.OpsPerInvocation, 1)), "a sampled batch of " + calls
+		return in.Samples.Quantile(0.5) * float64(max(in.Settings.OpsPerInvocation, 1)), in.Mode.Times() + " of " + calls
 	}
 	var xs []float64
 	for _, f := range in.Forks {
@@ -57,7 +56,7 @@ func timedInterval(in *Input) (float64, string) {
 				continue
 			}
 			t := it.TimeNs
-			if in.Mode != spec.ModeThroughput { // thrpt already averages over threads
+			if !in.Mode.IsRate() { // a rate's threads share one window: thrpt's TimeNs is already per thread
 				t /= threads
 			}
 			xs = append(xs, t)
@@ -66,10 +65,10 @@ func timedInterval(in *Input) (float64, string) {
 	if len(xs) == 0 {
 		return math.NaN(), ""
 	}
-	if in.Mode == spec.ModeSingleShot {
-		return median(xs), "ss times one batch of " + calls + " per iteration, which"
+	if !in.Mode.TimedIterations() {
+		return median(xs), fmt.Sprintf("%s times %s of %s per iteration, which", in.Mode, in.Mode.Times(), calls)
 	}
-	return median(xs), "an iteration"
+	return median(xs), in.Mode.Times()
 }
 
 // clockCost is the median resolution and read overhead over the forks

@@ -29,7 +29,7 @@ func (CSV) Render(w io.Writer, r *report.Report) error {
 
 	rows, _ := Rows(r)
 	for _, row := range rows {
-		rec := []string{row.Name, row.Run.Mode, strconv.Itoa(row.Run.Threads), "", "", "", row.Unit()}
+		rec := []string{row.Name, row.Run.Mode.String(), strconv.Itoa(row.Run.Threads), "", "", "", row.Unit()}
 		if m := row.Metric; m != nil {
 			rec[3], rec[4], rec[5] = strconv.Itoa(m.Count), csvNumber(m.Score), csvNumber(m.ScoreError)
 		}

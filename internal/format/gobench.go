@@ -33,7 +33,7 @@ import (
 // iteration's number of operations, rounded.
 //
 // Units: avgt, sample and ss write ns/op whatever the spec's time_unit
-// (benchstat shows it as sec/op); thrpt writes ops/s with a "report.Unit ops/s
+// (benchstat shows it as sec/op); thrpt writes ops/s with a "Unit ops/s
 // better=higher" line, so benchstat knows which way is better. Sample
 // mode's value is the mean of the iteration's samples. Per-iteration
 // secondary metrics follow on the same line under their names; metrics
@@ -121,7 +121,7 @@ func goBenchName(run *report.Run, gomaxprocs int) string {
 		b.WriteString("/" + goBenchField(k, true) + "=" + goBenchField(run.Params[k], true))
 	}
 	if run.Mode != spec.ModeAverageTime {
-		b.WriteString("/mode=" + run.Mode)
+		b.WriteString("/mode=" + run.Mode.String())
 	}
 	if run.Threads > 1 {
 		fmt.Fprintf(&b, "/threads=%d", run.Threads)
@@ -150,7 +150,7 @@ func goBenchField(s string, part bool) string {
 // the factor that converts them to it.
 func goBenchUnit(run *report.Run) (unit string, scale float64) {
 	ns := report.UnitNs(run.Settings.TimeUnit)
-	if run.Mode == spec.ModeThroughput {
+	if run.Mode.IsRate() {
 		return "ops/s", 1e9 / ns // ops per unit → ops per second
 	}
 	return "ns/op", ns

@@ -8,8 +8,6 @@ import (
 	"io"
 	"sort"
 	"time"
-
-	"github.com/benchspec/benchspec/spec"
 )
 
 // JMHVersion is the JMH release whose `-rf json` output JMH
@@ -115,7 +113,7 @@ func jmhResultOf(env *report.Env, run *report.Run) jmhResult {
 	res := jmhResult{
 		JMHVersion:            JMHVersion,
 		Benchmark:             run.Benchmark,
-		Mode:                  run.Mode,
+		Mode:                  run.Mode.String(),
 		Threads:               run.Threads,
 		Forks:                 s.Forks,
 		JVM:                   "benchspec " + env.ToolVersion,
@@ -138,7 +136,7 @@ func jmhResultOf(env *report.Env, run *report.Run) jmhResult {
 	if len(run.Params) > 0 {
 		res.Params = run.Params
 	}
-	if run.Mode == spec.ModeSampleTime && run.Primary.Histogram != nil {
+	if run.Mode.Samples() && run.Primary.Histogram != nil {
 		res.PrimaryMetric.RawData = nil
 		res.PrimaryMetric.RawDataHistogram = [][][]report.Bin{{run.Primary.Histogram.Bins}}
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/report"
-	"github.com/benchspec/benchspec/spec"
 )
 
 // Row is one line of a result table, the same in every table format
@@ -29,7 +28,7 @@ func (r Row) Unit() string {
 	if r.Metric != nil {
 		return r.Metric.ScoreUnit
 	}
-	return report.Unit(r.Run.Mode, r.Run.Settings.TimeUnit)
+	return r.Run.Mode.Unit(r.Run.Settings.TimeUnit)
 }
 
 // Header is the header of the result table: Benchmark, a "(name)" column
@@ -50,7 +49,7 @@ func (r Row) Cells(params []string) []string {
 	for _, n := range params {
 		cells = append(cells, r.Run.Params[n])
 	}
-	cells = append(cells, r.Run.Mode)
+	cells = append(cells, r.Run.Mode.String())
 	switch m := r.Metric; {
 	case m == nil:
 		cells = append(cells, "", fmt.Sprintf("%s [%d]", NoScoreLabel(r.Run), r.Note), "")
@@ -117,7 +116,7 @@ func Rows(r *report.Report) ([]Row, []Note) {
 		for _, name := range sortedKeys(run.SecondaryMetrics) {
 			m := run.SecondaryMetrics[name]
 			rows = append(rows, Row{Run: run, Name: run.DisplayName() + ":" + name, Metric: &m, Secondary: true,
-				SampleQuantile: run.Mode == spec.ModeSampleTime && report.IsQuantileName(name)})
+				SampleQuantile: run.Mode.Samples() && report.IsQuantileName(name)})
 		}
 	}
 	return rows, notes
@@ -143,9 +142,9 @@ func ParamNames(runs []report.Run) []string {
 // RunLabel names a run in messages: "name (size = 10) avgt".
 func RunLabel(r *report.Run) string {
 	if p := Params(r.Params); p != "" {
-		return r.DisplayName() + " " + p + " " + r.Mode
+		return r.DisplayName() + " " + p + " " + r.Mode.String()
 	}
-	return r.DisplayName() + " " + r.Mode
+	return r.DisplayName() + " " + r.Mode.String()
 }
 
 // DiagnosticLine is a diagnostic in one line: "warning CODE: message".

@@ -68,7 +68,7 @@ func (l *Log) RunStart(r *plan.Run) {
 		}
 		l.printf("# Parameters: %s\n", format.Params(params))
 	}
-	l.printf("# Mode: %s\n", modeDescription(r.Mode))
+	l.printf("# Mode: %s\n", r.Mode.Description())
 	l.printf("# Warmup: %s\n", phaseLine(r.Mode, s.Warmup))
 	l.printf("# Measurement: %s\n", phaseLine(r.Mode, s.Measurement))
 	l.printf("# Timeout: %s per iteration\n", format.Duration(s.Timeout))
@@ -108,7 +108,7 @@ func forkLabel(r *plan.Run) string {
 	if ps := format.Params(params); ps != "" {
 		label += " " + ps
 	}
-	return label + " " + r.Mode
+	return label + " " + r.Mode.String()
 }
 
 // forkOrdinal is "fork 2 of 3", or "warmup fork 1 of 1".
@@ -126,8 +126,8 @@ func (l *Log) Iteration(r *plan.Run, fork int, it *protocol.Iteration) {
 	if it.Phase == protocol.PhaseWarmup {
 		prefix = "# Warmup Iteration"
 	}
-	score, unit := report.Float(report.IterationScore(r, it)), report.Unit(r.Mode, r.Settings.TimeUnit)
-	if r.Mode == spec.ModeSampleTime && it.Histogram != nil {
+	score, unit := report.Float(report.IterationScore(r, it)), r.Mode.Unit(r.Settings.TimeUnit)
+	if r.Mode.Samples() && it.Histogram != nil {
 		l.printf("%s %3d: n = %d, mean = %s %s\n", prefix, it.Index, it.Histogram.Count, format.Score(score), unit)
 		return
 	}
@@ -158,7 +158,7 @@ func (l *Log) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 		l.printf("Result %q:\n  SKIPPED: %s\n\n", r.Benchmark, run.SkipReason)
 		return
 	}
-	l.printf("Result %q:\n%s\n", r.Benchmark, summary(run.Primary, r.Mode == spec.ModeSampleTime))
+	l.printf("Result %q:\n%s\n", r.Benchmark, summary(run.Primary, r.Mode.Samples()))
 	for _, d := range run.Diagnostics {
 		l.printf("%s\n", format.Wrap("  "+d.Severity+" "+d.Code+": "+format.OneLine(d.Message), "    ", 100))
 	}
@@ -166,7 +166,7 @@ func (l *Log) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 		l.printf("\n")
 	}
 	for _, name := range slices.Sorted(maps.Keys(run.SecondaryMetrics)) {
-		if r.Mode == spec.ModeSampleTime && report.IsQuantileName(name) {
+		if r.Mode.Samples() && report.IsQuantileName(name) {
 			continue
 		}
 		m := run.SecondaryMetrics[name]
@@ -204,26 +204,12 @@ func summary(m *report.Metric, sample bool) string {
 	return b.String()
 }
 
-func modeDescription(mode string) string {
-	switch mode {
-	case spec.ModeThroughput:
-		return "Throughput, ops/time"
-	case spec.ModeAverageTime:
-		return "Average time, time/op"
-	case spec.ModeSampleTime:
-		return "Sampling time"
-	case spec.ModeSingleShot:
-		return "Single shot invocation time"
-	}
-	return mode
-}
-
-func phaseLine(mode string, it spec.Iterations) string {
+func phaseLine(mode spec.Mode, it spec.Iterations) string {
 	if it.Iterations <= 0 {
 		return "<none>"
 	}
 	each := format.Duration(it.Time)
-	if mode == spec.ModeSingleShot {
+	if !mode.TimedIterations() {
 		each = "single-shot"
 	}
 	return fmt.Sprintf("%d iterations, %s each, %d calls per op", it.Iterations, each, it.BatchSize)

@@ -33,8 +33,9 @@ const t3 = 12.92398
 // and ops_per_invocation 2.
 func TestModeArithmeticEndToEnd(t *testing.T) {
 	for _, tc := range []struct {
-		mode, unit string
-		timeUnit   string
+		mode     spec.Mode
+		unit     string
+		timeUnit string
 		// the per-iteration scores of fork 1 and fork 2
 		f1, f2 float64
 		cnt    int

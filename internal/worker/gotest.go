@@ -168,7 +168,7 @@ func testJob(a *protocol.Assignment) *testdriver.Job {
 			continue
 		}
 		bt := testdriver.Benchtime(p.it.Time)
-		if a.Run.Mode == spec.ModeSingleShot {
+		if !a.Run.Mode.TimedIterations() {
 			bt = testdriver.Times(max(p.it.BatchSize, 1))
 		}
 		job.Phases = append(job.Phases, testdriver.Phase{Name: p.name, Benchtime: bt, Count: p.it.Iterations})

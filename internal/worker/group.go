@@ -15,7 +15,7 @@ import (
 // A fork with one thread is a group of one; nothing then waits.
 type group struct {
 	n    int
-	mode string
+	mode spec.Mode
 	emit func(*protocol.Iteration) error
 	prof *profiler
 
@@ -29,7 +29,7 @@ type group struct {
 	parts []protocol.Iteration // this iteration's per-thread results
 }
 
-func newGroup(n int, mode string, prof *profiler, emit func(*protocol.Iteration) error) *group {
+func newGroup(n int, mode spec.Mode, prof *profiler, emit func(*protocol.Iteration) error) *group {
 	g := &group{n: n, mode: mode, emit: emit, prof: prof}
 	g.cond = sync.NewCond(&g.mu)
 	return g
@@ -110,7 +110,7 @@ func (g *group) submit(it protocol.Iteration) bool {
 // across threads (the ops of all threads over the mean window), while
 // average, sample and single-shot time average over threads (all time
 // over all ops).
-func combine(mode string, parts []protocol.Iteration) protocol.Iteration {
+func combine(mode spec.Mode, parts []protocol.Iteration) protocol.Iteration {
 	if len(parts) == 1 {
 		return parts[0]
 	}
@@ -128,7 +128,7 @@ func combine(mode string, parts []protocol.Iteration) protocol.Iteration {
 			h.Merge(hist.FromSnapshot(*p.Histogram))
 		}
 	}
-	if mode == spec.ModeThroughput {
+	if mode.IsRate() { // the threads shared one window
 		out.TimeNs /= float64(len(parts))
 	}
 	if h != nil {

@@ -23,7 +23,7 @@ type phase struct {
 type runner struct {
 	clock Clock
 	rand  Rand
-	mode  string
+	mode  spec.Mode
 	opi   float64
 	gc    bool
 	g     *group
@@ -55,7 +55,7 @@ type runner struct {
 	strideSize int     // samples per stride (JMH: 20 per ms of iteration)
 }
 
-func newRunner(s *spec.Settings, mode string, clock Clock, rnd Rand, g *group) *runner {
+func newRunner(s *spec.Settings, mode spec.Mode, clock Clock, rnd Rand, g *group) *runner {
 	r := &runner{
 		clock: clock, rand: rnd, mode: mode, g: g,
 		opi: float64(s.OpsPerInvocation), gc: s.GCBeforeIteration,
@@ -93,10 +93,10 @@ func (b *B) loopSlow() bool {
 		timed += now - r.tstart
 	}
 	p := &r.phases[r.ph]
-	switch r.mode {
-	case spec.ModeSingleShot:
+	switch {
+	case !r.mode.TimedIterations(): // ss: the iteration was its one batch
 		return r.end(b, now, timed, r.opi)
-	case spec.ModeSampleTime:
+	case r.mode.Samples():
 		return r.sample(b, now, timed, p)
 	default: // thrpt, avgt
 		if timed >= p.time {
@@ -139,10 +139,10 @@ func (r *runner) begin(b *B) bool {
 	r.inIteration = true
 	r.invBase = b.loop.i
 	r.acc = 0
-	switch r.mode {
-	case spec.ModeSingleShot:
+	switch {
+	case !r.mode.TimedIterations(): // ss: one batch, timed whole
 		b.loop.n = b.loop.i + p.batch
-	case spec.ModeSampleTime:
+	case r.mode.Samples():
 		r.samples = &hist.Histogram{}
 		r.sampleSum = 0
 		r.strideSize = max(1, int(20*p.time/int64(time.Millisecond)))

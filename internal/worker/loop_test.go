@@ -24,7 +24,7 @@ type fixedRand float64
 
 func (r fixedRand) Float64() float64 { return float64(r) }
 
-func assignment(mode string, warm, meas spec.Iterations, opi int) *protocol.Assignment {
+func assignment(mode spec.Mode, warm, meas spec.Iterations, opi int) *protocol.Assignment {
 	return &protocol.Assignment{Run: plan.Run{
 		Benchmark: "fake", Mode: mode,
 		Settings: spec.Settings{Warmup: warm, Measurement: meas, OpsPerInvocation: opi},
@@ -61,7 +61,7 @@ func TestTimeModesCountOpsLikeJMH(t *testing.T) {
 	// 1 µs iterations of 10 ns invocations: 100 invocations each. JMH
 	// counts ops = invocations × ops_per_invocation ÷ batch_size.
 	for _, tc := range []struct {
-		mode     string
+		mode     spec.Mode
 		batch    int
 		opi      int
 		wantOps  float64

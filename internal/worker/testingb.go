@@ -62,7 +62,7 @@ var testingInit sync.Once
 func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol.Iteration) error) (*Output, error) {
 	s := &a.Run.Settings
 	switch {
-	case a.Run.Mode == spec.ModeSampleTime:
+	case a.Run.Mode.Samples():
 		return nil, errors.New("sample mode is not available for a func(*testing.B) benchmark; use avgt, thrpt or ss")
 	case s.Threads != 1:
 		return nil, errors.New("a func(*testing.B) benchmark runs on one goroutine; use threads: 1 (and b.RunParallel inside it)")
@@ -79,7 +79,7 @@ func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol
 	}{{protocol.PhaseWarmup, s.Warmup}, {protocol.PhaseMeasurement, s.Measurement}} {
 		batch := max(p.it.BatchSize, 1)
 		benchtime := p.it.Time.String()
-		if a.Run.Mode == spec.ModeSingleShot {
+		if !a.Run.Mode.TimedIterations() {
 			benchtime = strconv.Itoa(batch) + "x"
 		}
 		if err := flag.Set("test.benchtime", benchtime); err != nil {
@@ -164,14 +164,14 @@ func benchmarkOnce(fn func(*testing.B)) (testing.BenchmarkResult, error) {
 // testingIteration is the Iteration of one go test benchmark result: b.N
 // invocations in timeNs, with JMH's arithmetic for ops (ss: the batch is
 // one op of ops_per_invocation).
-func testingIteration(n int, timeNs float64, metrics map[string]float64, mode string, opi, batch float64) protocol.Iteration {
+func testingIteration(n int, timeNs float64, metrics map[string]float64, mode spec.Mode, opi, batch float64) protocol.Iteration {
 	it := protocol.Iteration{
 		Ops:         float64(n) * opi / batch,
 		TimeNs:      timeNs,
 		Invocations: uint64(n),
 		Metrics:     metrics,
 	}
-	if mode == spec.ModeSingleShot {
+	if !mode.TimedIterations() {
 		it.Ops = opi
 	}
 	return it

@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func testingAssignment(mode string, warm, meas spec.Iterations, opi int) *protocol.Assignment {
+func testingAssignment(mode spec.Mode, warm, meas spec.Iterations, opi int) *protocol.Assignment {
 	a := assignment(mode, warm, meas, opi)
 	a.Run.Settings.Threads = 1
 	return a
@@ -122,7 +122,7 @@ func TestRunTestingFailures(t *testing.T) {
 	quick := spec.Iterations{Iterations: 1, Time: time.Millisecond, BatchSize: 1}
 	tests := []struct {
 		name string
-		mode string
+		mode spec.Mode
 		fn   func(*testing.B)
 		want string
 	}{
@@ -183,7 +183,7 @@ BenchmarkIndex-8   	 1000000	        12.50 ns/op	       0 B/op	       0 allocs/o
 ` + "\x16end\n\x16begin\tBenchmarkIndex\tmeasurement\t2\n" + `BenchmarkIndex-8   	 4000000	        11.00 ns/op	       0 B/op	       0 allocs/op
 ` + "\x16end\n\x16done\n"
 
-func packageAssignment(mode string, warm, meas int, batch int) *protocol.Assignment {
+func packageAssignment(mode spec.Mode, warm, meas int, batch int) *protocol.Assignment {
 	a := testingAssignment(mode,
 		spec.Iterations{Iterations: warm, Time: time.Second, BatchSize: batch},
 		spec.Iterations{Iterations: meas, Time: time.Second, BatchSize: batch}, 2)

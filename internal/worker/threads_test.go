@@ -11,7 +11,7 @@ import (
 	"github.com/benchspec/benchspec/spec"
 )
 
-func threaded(mode string, threads int, meas spec.Iterations) *protocol.Assignment {
+func threaded(mode spec.Mode, threads int, meas spec.Iterations) *protocol.Assignment {
 	a := assignment(mode, spec.Iterations{}, meas, 1)
 	a.Run.Settings.Threads = threads
 	return a
@@ -25,7 +25,7 @@ func TestThreadsOverlapAndCombine(t *testing.T) {
 		}
 	}
 	meas := spec.Iterations{Iterations: 2, Time: 20 * time.Millisecond, BatchSize: 1}
-	for _, mode := range []string{spec.ModeThroughput, spec.ModeAverageTime} {
+	for _, mode := range []spec.Mode{spec.ModeThroughput, spec.ModeAverageTime} {
 		var its []protocol.Iteration
 		_, err := RunFork(threaded(mode, 2, meas), body, SystemClock(), SystemRand(), func(it *protocol.Iteration) error {
 			its = append(its, *it)

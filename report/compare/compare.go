@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
 )
 
 // DefaultAlpha is the significance level when Options.Alpha is 0.
@@ -66,7 +67,7 @@ type Run struct {
 	Key       string            `json:"key"`
 	Benchmark string            `json:"benchmark"`
 	Params    map[string]string `json:"params"`
-	Mode      string            `json:"mode"`
+	Mode      spec.Mode         `json:"mode"`
 }
 
 // Side is one side's score of a pair, in the pair's unit.
@@ -162,7 +163,7 @@ func runOf(r *report.Run) Run {
 }
 
 func comparePair(base, new *report.Run, opts Options) Pair {
-	p := Pair{Run: runOf(base), Unit: report.Unit(base.Mode, base.Settings.TimeUnit),
+	p := Pair{Run: runOf(base), Unit: base.Mode.Unit(base.Settings.TimeUnit),
 		Change: report.NaN(), ChangeCI: [2]report.Float{report.NaN(), report.NaN()}, P: report.NaN()}
 	if base.Primary != nil {
 		p.Unit = base.Primary.ScoreUnit

@@ -36,9 +36,11 @@ const (
 // fixtureRun is a run of the synthetic plan and its true time per op in
 // nanoseconds.
 type fixtureRun struct {
-	name, mode, unit string
-	params           []plan.Param
-	nsPerOp          float64
+	name    string
+	mode    spec.Mode
+	unit    string
+	params  []plan.Param
+	nsPerOp float64
 }
 
 var fixtureRuns = []fixtureRun{
@@ -56,9 +58,9 @@ func synthetic(seed uint64, slower map[string]float64) *report.Report {
 	p := &plan.Plan{Suite: "seeds", Specs: []plan.SpecRef{{Path: "bench/seeds.yaml", SHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}}}
 	var forks []protocol.ForkResult
 	for i, fr := range fixtureRuns {
-		key := fr.name + "#" + fr.mode
+		key := fr.name + "#" + fr.mode.String()
 		if len(fr.params) > 0 {
-			key = fr.name + "?" + fr.params[0].Name + "=" + fr.params[0].Value + "#" + fr.mode
+			key = fr.name + "?" + fr.params[0].Name + "=" + fr.params[0].Value + "#" + fr.mode.String()
 		}
 		s := spec.Settings{TimeUnit: fr.unit, Forks: 3, Warmup: spec.Iterations{Iterations: 1, Time: 100 * time.Millisecond, BatchSize: 1},
 			Measurement:      spec.Iterations{Iterations: 5, Time: 100 * time.Millisecond, BatchSize: 1},
@@ -91,7 +93,7 @@ func synthetic(seed uint64, slower map[string]float64) *report.Report {
 
 // iteration is a measurement of 100 ms at t ns per op; in sample mode,
 // 20 samples spread ±5 % around t.
-func iteration(mode, phase string, index int, t float64, rng *rand.Rand) protocol.Iteration {
+func iteration(mode spec.Mode, phase string, index int, t float64, rng *rand.Rand) protocol.Iteration {
 	if mode != spec.ModeSampleTime {
 		ops := float64(int(1e8 / t))
 		return protocol.Iteration{Phase: phase, Index: index, Ops: ops, TimeNs: ops * t, Invocations: uint64(ops)}

@@ -140,7 +140,7 @@ func scoreChart(title, unit string, bars []bar) ([]byte, error) {
 // run, warmup included, one line per fork, with the start of the
 // measurement marked: warmup trends and forks that disagree show at once.
 func iterationChart(title string, run *report.Run) ([]byte, error) {
-	p := newPlot(title, "iteration (warmup, then measurement)", report.Unit(run.Mode, run.Settings.TimeUnit))
+	p := newPlot(title, "iteration (warmup, then measurement)", run.Mode.Unit(run.Settings.TimeUnit))
 	p.Legend.Top = true
 	warmupIts, lo, hi := 0, math.Inf(1), math.Inf(-1)
 	for fi, f := range run.Forks {

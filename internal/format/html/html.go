@@ -178,7 +178,7 @@ func groupCharts(r *report.Report) ([]htmlChart, error) {
 		if _, ok := bars[k]; !ok {
 			order = append(order, k)
 		}
-		label := strings.TrimSpace(method + " " + paramLabel(run.Params) + " " + run.Mode)
+		label := strings.TrimSpace(method + " " + paramLabel(run.Params) + " " + run.Mode.String())
 		e := float64(run.Primary.ScoreError)
 		if !run.Primary.ScoreError.Valid() {
 			e = 0
