@@ -36,8 +36,9 @@ type ShardInfo struct {
 	Count int `json:"count"`
 	// PlanSHA256 is the whole plan's SHA256.
 	PlanSHA256 string `json:"plan_sha256"`
-	// Planned are the keys of every run of the whole plan, in plan order.
-	Planned []string `json:"planned_runs"`
+	// PlannedRuns are the keys of every run of the whole plan, in plan
+	// order.
+	PlannedRuns []string `json:"planned_runs"`
 }
 
 // String is "2/4".
@@ -80,10 +81,10 @@ func Shard(p *Plan, i, n int) (*Plan, error) {
 		return nil, fmt.Errorf("plan is already shard %s", p.Shard)
 	}
 	part := &Plan{Suite: p.Suite, Specs: p.Specs, Runs: []Run{}, Shard: &ShardInfo{
-		Index: i, Count: n, PlanSHA256: p.SHA256(), Planned: make([]string, len(p.Runs)),
+		Index: i, Count: n, PlanSHA256: p.SHA256(), PlannedRuns: make([]string, len(p.Runs)),
 	}}
 	for j, shard := range Assign(p, n) {
-		part.Shard.Planned[j] = p.Runs[j].Key
+		part.Shard.PlannedRuns[j] = p.Runs[j].Key
 		if shard != i {
 			continue
 		}

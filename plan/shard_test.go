@@ -43,7 +43,7 @@ func TestShardPartsCoverThePlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if part.Shard.Index != i || part.Shard.Count != n || part.Shard.PlanSHA256 != p.SHA256() || !cmp.Equal(part.Shard.Planned, keys(p)) {
+			if part.Shard.Index != i || part.Shard.Count != n || part.Shard.PlanSHA256 != p.SHA256() || !cmp.Equal(part.Shard.PlannedRuns, keys(p)) {
 				t.Fatalf("part %d/%d records %+v", i, n, part.Shard)
 			}
 			var sum time.Duration

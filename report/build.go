@@ -35,14 +35,13 @@ func Build(p *plan.Plan, forks []protocol.ForkResult, env Env) *Report {
 		Complete:      true,
 		Suite:         p.Suite,
 		Env:           env,
-		Specs:         make([]SpecRef, len(p.Specs)),
+		Specs:         append([]plan.SpecRef{}, p.Specs...),
 		Runs:          []Run{},
 	}
-	for i, s := range p.Specs {
-		rep.Specs[i] = SpecRef{Path: s.Path, SHA256: s.SHA256}
-	}
 	if s := p.Shard; s != nil {
-		rep.Shard = &Shard{Index: s.Index, Count: s.Count, PlanSHA256: s.PlanSHA256, PlannedRuns: append([]string{}, s.Planned...)}
+		shard := *s
+		shard.PlannedRuns = append([]string{}, s.PlannedRuns...)
+		rep.Shard = &shard
 	}
 	var resolution, overhead []float64
 	for i, fs := range byRun {
@@ -93,13 +92,14 @@ func BuildRun(r *plan.Run, forks []protocol.ForkResult, gomaxprocs int) Run {
 func buildRun(r *plan.Run, forks []protocol.ForkResult, gomaxprocs int) (run Run, complete bool) {
 	sort.SliceStable(forks, func(i, j int) bool { return forks[i].Fork < forks[j].Fork })
 	unit := UnitNs(r.Settings.TimeUnit)
+	n := threads(r.Settings, gomaxprocs)
 	run = Run{
 		Key:              r.Key,
 		Benchmark:        r.Benchmark,
 		Params:           make(map[string]string, len(r.Params)),
 		Mode:             r.Mode,
-		Threads:          threads(r.Settings, gomaxprocs),
-		Settings:         settingsOf(r.Settings),
+		Threads:          n,
+		Settings:         settingsOf(r, n),
 		Spec:             r.Spec,
 		Entry:            r.Entry,
 		Status:           StatusOK,
@@ -243,28 +243,21 @@ func threads(s spec.Settings, gomaxprocs int) int {
 	return runtime.GOMAXPROCS(0)
 }
 
-func settingsOf(s spec.Settings) Settings {
-	out := Settings{
-		Forks:             s.Forks,
-		WarmupForks:       s.WarmupForks,
-		Warmup:            phaseOf(s.Warmup),
-		Measurement:       phaseOf(s.Measurement),
-		OpsPerInvocation:  s.OpsPerInvocation,
-		TimeUnit:          s.TimeUnit,
-		Timeout:           s.Timeout.String(),
-		Env:               make(map[string]string, len(s.Env)),
-		GCBeforeIteration: s.GCBeforeIteration,
-		Profilers:         append([]string{}, s.Profilers...),
-		Diagnostics:       diagSettingsOf(s.Diagnostics),
+// settingsOf is the plan's settings of r narrowed to what the run ran
+// (its one mode, its resolved threads), with the diagnostics' defaults
+// filled in and env and profilers never nil, so that JSON has {} and []
+// where the schema wants them.
+func settingsOf(r *plan.Run, threads int) spec.Settings {
+	s := r.Settings.Clone()
+	s.Modes, s.Threads = []spec.Mode{r.Mode}, threads
+	if s.Env == nil {
+		s.Env = map[string]string{}
 	}
-	for k, v := range s.Env {
-		out.Env[k] = v
+	if s.Profilers == nil {
+		s.Profilers = []string{}
 	}
-	return out
-}
-
-func phaseOf(it spec.Iterations) Phase {
-	return Phase{Iterations: it.Iterations, Time: it.Time.String(), BatchSize: it.BatchSize}
+	s.Diagnostics = s.Diagnostics.WithDefaults()
+	return s
 }
 
 func forkOf(mode spec.Mode, unit float64, f *protocol.ForkResult) Fork {

@@ -4,8 +4,10 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/spec"
@@ -41,8 +43,8 @@ func TestBuildAverageTimeExcludesWarmup(t *testing.T) {
 	if got := run.Forks[1].Iterations[2].Score; got != 10 {
 		t.Errorf("fork 2 iteration score = %v, want 10", got)
 	}
-	if run.Threads != 1 || run.Params["size"] != "10" || run.Settings.Timeout != "10m0s" || run.Settings.Warmup.Time != "1s" {
-		t.Errorf("threads %d, params %v, timeout %q, warmup time %q", run.Threads, run.Params, run.Settings.Timeout, run.Settings.Warmup.Time)
+	if run.Threads != 1 || run.Params["size"] != "10" || run.Settings.Timeout != 10*time.Minute || run.Settings.Warmup.Time != time.Second {
+		t.Errorf("threads %d, params %v, timeout %v, warmup time %v", run.Threads, run.Params, run.Settings.Timeout, run.Settings.Warmup.Time)
 	}
 }
 
@@ -160,10 +162,11 @@ func TestThreadsMax(t *testing.T) {
 	}
 }
 
-// floatCmp compares Floats treating NaN as equal to NaN.
-var floatCmp = cmp.Comparer(func(a, b Float) bool {
+// floatCmp compares Floats, and the float64s of diagnostics' evidence,
+// treating NaN as equal to NaN.
+var floatCmp = cmp.Options{cmp.Comparer(func(a, b Float) bool {
 	return a == b || (math.IsNaN(float64(a)) && math.IsNaN(float64(b)))
-})
+}), cmpopts.EquateNaNs()}
 
 func TestBuildIterationMetrics(t *testing.T) {
 	p, forks, env := fixture()

@@ -31,7 +31,7 @@ func TestBuildDiagnoses(t *testing.T) {
 	if diff := cmp.Diff([][]string{{}, {}, {"TIMER_RESOLUTION"}, {}}, codes(rep)); diff != "" {
 		t.Errorf("with the thresholds changed, codes (-want +got):\n%s", diff)
 	}
-	if s := rep.Runs[0].Settings.Diagnostics; s == nil || s.HighVarianceCV != 0.5 || s.NotSteadyP != 0.001 {
+	if s := rep.Runs[0].Settings.Diagnostics; s.HighVarianceCV != 0.5 || s.NotSteadyP != 0.001 {
 		t.Errorf("settings.diagnostics = %+v, want high_variance_cv 0.5 and the other defaults", s)
 	}
 }

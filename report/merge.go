@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/benchspec/benchspec/plan"
 )
 
 // Named is a report with the name it goes by in messages, such as the
@@ -67,9 +69,9 @@ func Merge(inputs []Named) (*Report, []string, error) {
 		return nil, nil, err
 	}
 	first := inputs[0].Report
-	out := &Report{SchemaVersion: SchemaVersion, Complete: true, Env: first.Env, Specs: []SpecRef{}, Order: sameOrder(inputs), Runs: []Run{}}
+	out := &Report{SchemaVersion: SchemaVersion, Complete: true, Env: first.Env, Specs: []plan.SpecRef{}, Order: sameOrder(inputs), Runs: []Run{}}
 	var suites, labels, warnings []string
-	seenSpec, seenSuite, seenLabel, seenSource := map[SpecRef]bool{}, map[string]bool{}, map[string]bool{}, map[Source]bool{}
+	seenSpec, seenSuite, seenLabel, seenSource := map[plan.SpecRef]bool{}, map[string]bool{}, map[string]bool{}, map[Source]bool{}
 	for _, in := range inputs {
 		r := in.Report
 		out.Complete = out.Complete && r.Complete

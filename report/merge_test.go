@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/benchspec/benchspec/plan"
 )
 
 // shards splits the fixture's report into two reports of disjoint runs,
@@ -31,7 +33,7 @@ func keys(r *Report) []string {
 func TestMerge(t *testing.T) {
 	a, b := shards()
 	b.Complete = false
-	b.Specs = append(b.Specs, SpecRef{Path: "other.yaml", SHA256: strings.Repeat("0", 64)})
+	b.Specs = append(b.Specs, plan.SpecRef{Path: "other.yaml", SHA256: strings.Repeat("0", 64)})
 	got, warnings, err := Merge([]Named{{"a.json", a}, {"b.json", b}})
 	if err != nil {
 		t.Fatal(err)

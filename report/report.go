@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/diag"
+	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -33,15 +36,16 @@ type Report struct {
 	SchemaVersion int `json:"schema_version"`
 	// Complete is false when some planned runs did not run, or did not run
 	// all their forks (the batch was interrupted).
-	Complete bool      `json:"complete"`
-	Suite    string    `json:"suite"`
-	Env      Env       `json:"env"`
-	Specs    []SpecRef `json:"specs"`
+	Complete bool           `json:"complete"`
+	Suite    string         `json:"suite"`
+	Env      Env            `json:"env"`
+	Specs    []plan.SpecRef `json:"specs"`
 	// Order is the order the forks ran in; nil in reports older than it.
 	Order *Order `json:"order,omitempty"`
-	// Shard is set when the report is one part of a sharded plan.
-	Shard *Shard `json:"shard,omitempty"`
-	Runs  []Run  `json:"runs"`
+	// Shard is set when the report is one part of a sharded plan: Merge
+	// proves with it that the parts of one plan are all there.
+	Shard *plan.ShardInfo `json:"shard,omitempty"`
+	Runs  []Run           `json:"runs"`
 	// Label is the batch's run --label, such as a CI build number; ""
 	// when none was given.
 	Label string `json:"label,omitempty"`
@@ -57,24 +61,6 @@ type Order struct {
 	Kind string `json:"kind"` // declared, interleaved or random
 	// Seed is the random order's seed; nil for the other orders.
 	Seed *uint64 `json:"seed,omitempty"`
-}
-
-// Shard identifies the part of a sharded plan that a report holds
-// (plan.ShardInfo): Merge proves with it that the parts of one plan are
-// all there.
-type Shard struct {
-	Index      int    `json:"index"` // 1-based, of Count
-	Count      int    `json:"count"`
-	PlanSHA256 string `json:"plan_sha256"` // of the whole plan
-	// PlannedRuns are the keys of every run of the whole plan, in plan
-	// order.
-	PlannedRuns []string `json:"planned_runs"`
-}
-
-// SpecRef identifies a spec file by path and content.
-type SpecRef struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
 }
 
 // Env is where the numbers were measured.
@@ -106,10 +92,15 @@ type Run struct {
 	Mode      spec.Mode         `json:"mode"`
 	// Threads is the number of goroutines running the body; `threads: max`
 	// is resolved to the GOMAXPROCS of the forks' environment.
-	Threads  int      `json:"threads"`
-	Settings Settings `json:"settings"`
-	Spec     string   `json:"spec"`  // path of the spec that selected the run
-	Entry    int      `json:"entry"` // 0-based index of the entry in that spec
+	Threads int `json:"threads"`
+	// Settings are the plan's settings of the run, narrowed to what it
+	// ran: Modes is [Mode], Threads is Threads, and Diagnostics holds the
+	// thresholds its diagnostics used, defaults filled in. In JSON the
+	// run's mode and threads stand beside the settings rather than in
+	// them (see MarshalJSON).
+	Settings spec.Settings `json:"settings"`
+	Spec     string        `json:"spec"`  // path of the spec that selected the run
+	Entry    int           `json:"entry"` // 0-based index of the entry in that spec
 
 	Status string `json:"status"` // StatusOK, StatusFailed or StatusSkipped
 	Error  string `json:"error"`  // the first failure, "" when ok or skipped
@@ -135,6 +126,39 @@ type GoTestRef struct {
 	// Labels are the configuration lines the test binary prints before
 	// its results (goos, goarch, pkg, cpu), as printed.
 	Labels [][2]string `json:"labels"`
+}
+
+// MarshalJSON writes the run with its mode and threads once, as "mode"
+// and "threads", and its settings without them.
+func (r Run) MarshalJSON() ([]byte, error) {
+	type plain Run // without the methods
+	p := plain(r)
+	p.Settings.Modes, p.Settings.Threads = nil, 0
+	return marshalNoEscape(p)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, restoring the settings'
+// Modes and Threads from the run's mode and threads.
+func (r *Run) UnmarshalJSON(data []byte) error {
+	type plain Run
+	if err := json.Unmarshal(data, (*plain)(r)); err != nil {
+		return err
+	}
+	r.Settings.Modes, r.Settings.Threads = []spec.Mode{r.Mode}, r.Threads
+	return nil
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping: the encoder that
+// calls a MarshalJSON escapes, or not ("<failure>" stays readable in the
+// JSON renderer).
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // Failed reports whether the run failed.
@@ -173,30 +197,6 @@ func (r *Run) DisplayName() string {
 		}
 	}
 	return name
-}
-
-// Settings is how a run was measured.
-type Settings struct {
-	Forks             int               `json:"forks"`
-	WarmupForks       int               `json:"warmup_forks"`
-	Warmup            Phase             `json:"warmup"`
-	Measurement       Phase             `json:"measurement"`
-	OpsPerInvocation  int               `json:"ops_per_invocation"`
-	TimeUnit          string            `json:"time_unit"`
-	Timeout           string            `json:"timeout"` // Go duration
-	Env               map[string]string `json:"env"`
-	GCBeforeIteration bool              `json:"gc_before_iteration"`
-	Profilers         []string          `json:"profilers"`
-	// Diagnostics are the thresholds the run's diagnostics used, defaults
-	// filled in.
-	Diagnostics *DiagSettings `json:"diagnostics,omitempty"`
-}
-
-// Phase is the configuration of warmup or measurement.
-type Phase struct {
-	Iterations int    `json:"iterations"`
-	Time       string `json:"time"` // Go duration
-	BatchSize  int    `json:"batch_size"`
 }
 
 // Metric is a score with its error and the data it came from.
@@ -259,14 +259,11 @@ type Histogram struct {
 	Bins  []Bin  `json:"bins"` // increasing values
 }
 
-// Diagnostic is a reason to distrust a number, returned as data (see
-// package internal/diag for the codes and their thresholds).
-type Diagnostic struct {
-	Code     string           `json:"code"`     // stable, e.g. DEAD_CODE
-	Severity string           `json:"severity"` // "warning" or "info"
-	Message  string           `json:"message"`  // what is wrong and the remedy
-	Evidence map[string]Float `json:"evidence"` // the numbers behind it, by name
-}
+// Diagnostic is a reason to distrust a number, returned as data: a
+// stable code, a severity, a message that names the remedy, and the
+// numbers behind it. See package internal/diag for the codes and their
+// thresholds.
+type Diagnostic = diag.Diagnostic
 
 // Fork is one process of a run, as measured.
 type Fork struct {

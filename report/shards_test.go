@@ -21,7 +21,7 @@ func parts(n int) (whole *Report, shards []Named) {
 			panic(err)
 		}
 		rep := Build(p, forks, env)
-		rep.Shard = &Shard{Index: i, Count: n, PlanSHA256: part.Shard.PlanSHA256, PlannedRuns: part.Shard.Planned}
+		rep.Shard = &plan.ShardInfo{Index: i, Count: n, PlanSHA256: part.Shard.PlanSHA256, PlannedRuns: part.Shard.PlannedRuns}
 		rep.Runs = nil
 		for _, r := range part.Runs {
 			for _, run := range whole.Runs {

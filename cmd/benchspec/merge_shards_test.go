@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/plan"
 )
 
 // shardFixtures writes the fixture report split into three shards of
@@ -23,7 +23,7 @@ func shardFixtures(t *testing.T, dir string) ([]string, []string) {
 	var paths []string
 	for i, idx := range [][]int{{0, 3}, {1, 4}, {2}} {
 		part := *rep
-		part.Shard = &report.Shard{Index: i + 1, Count: 3, PlanSHA256: strings.Repeat("5a", 32), PlannedRuns: planned}
+		part.Shard = &plan.ShardInfo{Index: i + 1, Count: 3, PlanSHA256: strings.Repeat("5a", 32), PlannedRuns: planned}
 		part.Runs = nil
 		for _, j := range idx {
 			part.Runs = append(part.Runs, rep.Runs[j])

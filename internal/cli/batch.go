@@ -123,7 +123,7 @@ func reportOrder(o executor.Order) *report.Order {
 // declared order, which part it runs and in what order.
 func announceBatch(w io.Writer, p *plan.Plan, o executor.Order) {
 	if s := p.Shard; s != nil {
-		fmt.Fprintf(w, "# Shard %s: %d of %d runs, estimated %s\n", s, len(p.Runs), len(s.Planned), p.Estimate.Round(time.Second))
+		fmt.Fprintf(w, "# Shard %s: %d of %d runs, estimated %s\n", s, len(p.Runs), len(s.PlannedRuns), p.Estimate.Round(time.Second))
 	}
 	switch o.Kind {
 	case executor.OrderInterleaved:

@@ -127,7 +127,7 @@ func TestResultsDirNames(t *testing.T) {
 		t.Errorf("resumed batch (-first +resumed):\n%s", diff)
 	}
 
-	rep := &report.Report{SchemaVersion: report.SchemaVersion, Suite: "nightly", Runs: []report.Run{}, Specs: []report.SpecRef{}}
+	rep := &report.Report{SchemaVersion: report.SchemaVersion, Suite: "nightly", Runs: []report.Run{}, Specs: []plan.SpecRef{}}
 	if err := second.write(rep, false); err != nil {
 		t.Fatal(err)
 	}

@@ -257,7 +257,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return e.Fail(fmt.Errorf("writing to stdout: %w", err))
 	}
 	if s := p.Shard; s != nil {
-		fmt.Fprintf(stdout, "\nshard %s: %d of %d runs, estimated %s\n", s, len(p.Runs), len(s.Planned), p.Estimate.Round(time.Second))
+		fmt.Fprintf(stdout, "\nshard %s: %d of %d runs, estimated %s\n", s, len(p.Runs), len(s.PlannedRuns), p.Estimate.Round(time.Second))
 		return 0
 	}
 	fmt.Fprintf(stdout, "\n%d runs, estimated %s\n", len(p.Runs), p.Estimate.Round(time.Second))

@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -36,12 +37,50 @@ const (
 
 // Diagnostic is a reason to distrust a number: a stable code, a severity,
 // a message that names the remedy, and the numbers that triggered it.
-// Evidence values that do not exist are NaN.
+// The JSON report carries it as is (report.Diagnostic).
 type Diagnostic struct {
-	Code     string
-	Severity string
-	Message  string
-	Evidence map[string]float64
+	Code     string   `json:"code"`     // stable, e.g. DEAD_CODE
+	Severity string   `json:"severity"` // SeverityWarning or SeverityInfo
+	Message  string   `json:"message"`  // what is wrong and the remedy
+	Evidence Evidence `json:"evidence"` // the numbers behind it, by name
+}
+
+// Evidence are the numbers behind a diagnostic, by name. A number that
+// does not exist is NaN, and null in JSON.
+type Evidence map[string]float64
+
+// MarshalJSON writes e as an object with its keys sorted, NaN and ±Inf
+// as null; no evidence is {}.
+func (e Evidence) MarshalJSON() ([]byte, error) {
+	m := make(map[string]*float64, len(e))
+	for k, v := range e {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			m[k] = &v
+		} else {
+			m[k] = nil
+		}
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, null as NaN.
+func (e *Evidence) UnmarshalJSON(data []byte) error {
+	var m map[string]*float64
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	if m == nil {
+		*e = nil
+		return nil
+	}
+	*e = make(Evidence, len(m))
+	for k, v := range m {
+		(*e)[k] = math.NaN()
+		if v != nil {
+			(*e)[k] = *v
+		}
+	}
+	return nil
 }
 
 // String is "severity CODE: message".

@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchspec/benchspec/internal/reporttest"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
 )
 
 // goBenchLine is one parsed result: what benchstat groups by and reads.
@@ -88,7 +89,7 @@ func TestGoBenchName(t *testing.T) {
 		{report.Run{Benchmark: "empty", Mode: "avgt"}, 1, "empty"},
 		{report.Run{Benchmark: "log.Classic", Mode: "avgt"}, 8, "log.Classic-8"},
 		{report.Run{Benchmark: "a b", Mode: "avgt", Params: map[string]string{"z": "1", "a": "x/y=z w"}}, 2, "a_b/a=x_y_z_w/z=1-2"},
-		{report.Run{Benchmark: "n", Mode: "avgt", Settings: report.Settings{Env: map[string]string{"GOMAXPROCS": "4"}}}, 8, "n-4"},
+		{report.Run{Benchmark: "n", Mode: "avgt", Settings: spec.Settings{Env: map[string]string{"GOMAXPROCS": "4"}}}, 8, "n-4"},
 		// What go test does not measure is named: the mode, threads.
 		{report.Run{Benchmark: "c", Mode: "thrpt", Threads: 2}, 2, "c/mode=thrpt/threads=2-2"},
 	} {

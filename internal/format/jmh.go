@@ -194,13 +194,9 @@ func rawQuantile(raw [][]report.Float) func(q float64) report.Float {
 	}
 }
 
-// jmhTime writes a Go duration the way JMH writes a TimeValue: "200 ms",
-// "1 s"; the string unchanged when it is no Go duration.
-func jmhTime(goDuration string) string {
-	d, err := time.ParseDuration(goDuration)
-	if err != nil {
-		return goDuration
-	}
+// jmhTime is an iteration time as JMH writes it: "1 s", and "0 s" for
+// none.
+func jmhTime(d time.Duration) string {
 	if d == 0 {
 		return "0 s"
 	}

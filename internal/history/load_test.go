@@ -12,7 +12,9 @@ import (
 
 	"github.com/benchspec/benchspec/internal/history/historytest"
 	"github.com/benchspec/benchspec/internal/history/index"
+	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
 )
 
 var night0 = time.Date(2026, 1, 15, 2, 30, 0, 0, time.UTC)
@@ -104,14 +106,14 @@ func mini(start time.Time, runs ...report.Run) *report.Report {
 
 func okRun(key, unit string, score float64) report.Run {
 	b, mode, _ := strings.Cut(key, ":")
-	return report.Run{Key: key, Benchmark: b, Mode: mode, Threads: 1, Status: report.StatusOK,
+	return report.Run{Key: key, Benchmark: b, Mode: spec.Mode(mode), Threads: 1, Status: report.StatusOK,
 		Primary: &report.Metric{Score: report.Float(score), ScoreError: report.Float(score / 100), ScoreUnit: unit,
 			Count: 5, Stdev: report.Float(score / 200)}}
 }
 
 func failedRun(key string) report.Run {
 	b, mode, _ := strings.Cut(key, ":")
-	return report.Run{Key: key, Benchmark: b, Mode: mode, Threads: 1, Status: report.StatusFailed, Error: "boom"}
+	return report.Run{Key: key, Benchmark: b, Mode: spec.Mode(mode), Threads: 1, Status: report.StatusFailed, Error: "boom"}
 }
 
 // TestSeriesGapsLateStartsAndUnits builds series from reports of
@@ -164,7 +166,7 @@ func TestShardsMakeOneBatch(t *testing.T) {
 	dir := t.TempDir()
 	shard := func(start time.Time, i int, run report.Run) *report.Report {
 		r := mini(start, run)
-		r.Shard = &report.Shard{Index: i, Count: 2, PlanSHA256: "p1", PlannedRuns: []string{"a:avgt", "b:avgt"}}
+		r.Shard = &plan.ShardInfo{Index: i, Count: 2, PlanSHA256: "p1", PlannedRuns: []string{"a:avgt", "b:avgt"}}
 		return r
 	}
 	writeReport(t, dir, shard(night0, 1, okRun("a:avgt", "ns/op", 1)), "20260115T023000Z-shard-1-of-2.json")

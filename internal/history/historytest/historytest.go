@@ -62,7 +62,7 @@ func New(real *report.Report, runs int) (*Nights, error) {
 				params[k] = v
 			}
 			r.Params = params
-			r.Key = r.Benchmark + "/copy=" + c + ":" + r.Mode
+			r.Key = r.Benchmark + "/copy=" + c + ":" + r.Mode.String()
 		}
 		m := *r.Primary
 		n.base = append(n.base, m)

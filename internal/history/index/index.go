@@ -123,7 +123,7 @@ func Summarize(rep *report.Report) Summary {
 	}
 	for i := range rep.Runs {
 		r := &rep.Runs[i]
-		run := Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode, Threads: r.Threads,
+		run := Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode.String(), Threads: r.Threads,
 			Status: r.Status, Score: report.NaN(), Error: report.NaN(), Stdev: report.NaN()}
 		if m := r.Primary; m != nil {
 			run.Unit, run.Score, run.Error, run.Stdev, run.Count = m.ScoreUnit, m.Score, m.ScoreError, m.Stdev, m.Count
