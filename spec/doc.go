@@ -19,4 +19,17 @@
 // Overrides go key by key: `warmup: {time: 2s}` in an entry changes only
 // the warmup time, env is merged variable by variable, and params replace
 // the registered values of only the parameters they name.
+//
+// Settings is the one type the settings keys decode into; the plan, the
+// forks and the JSON report carry it as is, and its JSON names are the
+// spec's keys. Adding a key means: the key in schemas/spec.schema.json
+// (under defaults, entry and definitions) and in result.schema.json's
+// run settings, the field with its JSON name, its decoder in settingKeys
+// (phaseKeys, diagKeys), a line in the test's nonDefault table, and the
+// code that uses it. TestEverySchemaKeyReachesSettings fails until the
+// field and decoder exist; the report's schema test fails until the
+// result schema has it.
+//
+// Mode is the closed set of benchmark modes; what varies by mode is its
+// methods (mode.go).
 package spec
