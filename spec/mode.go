@@ -1,18 +1,14 @@
 package spec
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Mode is a benchmark mode, named by JMH's short form. What varies by
 // mode — the unit of its scores, its names, what one clock reading pair
 // times, whether it records a distribution — is answered here by its
 // methods, so that adding a mode starts in this file.
 //
 // A Mode is a string so that the spec, the fork protocol and the JSON
-// report spell it as JMH does; a Mode read from elsewhere (a report)
-// may hold any string, which Valid tells.
+// report spell it as JMH does. The schema's enum admits only the modes
+// into a spec (TestModesMatchSchemas ties the two); a Mode read from
+// elsewhere, a report, may hold any string, which Valid tells.
 type Mode string
 
 // The modes, as in JMH.
@@ -38,19 +34,6 @@ const modeAll = "all"
 // Modes returns every mode in JMH's order: what `modes: all` expands to.
 func Modes() []Mode {
 	return []Mode{ModeThroughput, ModeAverageTime, ModeSampleTime, ModeSingleShot}
-}
-
-// ParseMode returns the mode named s (a JMH short form), or an error that
-// lists the valid names.
-func ParseMode(s string) (Mode, error) {
-	if m := Mode(s); m.Valid() {
-		return m, nil
-	}
-	names := make([]string, 0, 4)
-	for _, m := range Modes() {
-		names = append(names, string(m))
-	}
-	return "", fmt.Errorf("unknown mode %q (valid: %s)", s, strings.Join(names, ", "))
 }
 
 // Valid reports whether m is one of the modes.
