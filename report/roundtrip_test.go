@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/benchspec/benchspec/plan"
 )
 
 // TestReadWriteKeepsShape holds the JSON report to its shape, key order
@@ -20,13 +22,28 @@ import (
 // the sharing changed nothing).
 func TestReadWriteKeepsShape(t *testing.T) {
 	p, forks, env := fixture()
-	built := writeJSON(t, Build(p, forks, env))
-	rep, err := Read(bytes.NewReader(built))
-	if err != nil {
-		t.Fatal(err)
+	whole := Build(p, forks, env)
+	p.Shard = &plan.ShardInfo{Index: 2, Count: 3, PlanSHA256: strings.Repeat("ab", 32), PlannedRuns: []string{"a", "b"}}
+	part := Build(p, forks, env)
+	for name, built := range map[string][]byte{"built": writeJSON(t, whole), "built shard": writeJSON(t, part)} {
+		rep, err := Read(bytes.NewReader(built))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(built), string(writeJSON(t, rep))); diff != "" {
+			t.Errorf("%s report read and written again (-built +written):\n%s", name, diff)
+		}
 	}
-	if diff := cmp.Diff(string(built), string(writeJSON(t, rep))); diff != "" {
-		t.Errorf("built report read and written again (-built +written):\n%s", diff)
+	if want := `"shard": {
+    "index": 2,
+    "count": 3,
+    "plan_sha256": "` + strings.Repeat("ab", 32) + `",
+    "planned_runs": [
+      "a",
+      "b"
+    ]
+  },`; !strings.Contains(string(writeJSON(t, part)), want) {
+		t.Errorf("the shard is not written as\n%s", want)
 	}
 
 	files, err := filepath.Glob(filepath.Join("compare", "testdata", "*.json"))
