@@ -2,6 +2,7 @@ package worker
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,15 +18,35 @@ func threaded(mode spec.Mode, threads int, meas spec.Iterations) *protocol.Assig
 	return a
 }
 
+// TestThreadsOverlapAndCombine: the threads of a fork measure at the same
+// time, in synchronized iterations, and their results combine per mode.
+// Every assertion holds however busy the machine is: the body's first op
+// of each iteration waits until the other thread is inside its loop for
+// the same iteration (threads run one after the other would wait for
+// good; the wait gives up after a generous 10 s and fails the run).
 func TestThreadsOverlapAndCombine(t *testing.T) {
 	var counter atomic.Int64
-	body := func(b *B) {
-		for b.Loop() {
-			counter.Add(1)
-		}
-	}
 	meas := spec.Iterations{Iterations: 2, Time: 20 * time.Millisecond, BatchSize: 1}
 	for _, mode := range []spec.Mode{spec.ModeThroughput, spec.ModeAverageTime} {
+		var inLoop [2]atomic.Int64 // the iteration each thread's loop is in
+		body := func(b *B) {
+			me, other := b.Thread(), 1-b.Thread()
+			var iter int64
+			first := false
+			b.SetupIteration(func() { iter++; first = true })
+			for b.Loop() {
+				counter.Add(1)
+				if first {
+					first = false
+					inLoop[me].Store(iter)
+					for deadline := time.Now().Add(10 * time.Second); inLoop[other].Load() < iter; runtime.Gosched() {
+						if time.Now().After(deadline) {
+							b.Fatalf("thread %d waited 10 s for thread %d in iteration %d: the threads do not run at once", me, other, iter)
+						}
+					}
+				}
+			}
+		}
 		var its []protocol.Iteration
 		_, err := RunFork(threaded(mode, 2, meas), body, SystemClock(), SystemRand(), func(it *protocol.Iteration) error {
 			its = append(its, *it)
@@ -37,24 +58,35 @@ func TestThreadsOverlapAndCombine(t *testing.T) {
 		if len(its) != 2 {
 			t.Fatalf("%s: %d iterations, want 2 (the threads' results combined)", mode, len(its))
 		}
-		for _, it := range its {
+		for i, it := range its {
 			if len(it.Windows) != 2 {
 				t.Fatalf("%s: %d thread windows, want 2", mode, len(it.Windows))
 			}
-			// Synchronized start: each thread's window starts before the
-			// other's ends.
+			// Each thread's window starts before the other's ends.
 			w0, w1 := it.Windows[0], it.Windows[1]
 			if !(w0[0] < w1[1] && w1[0] < w0[1]) {
 				t.Errorf("%s: windows %v and %v do not overlap", mode, w0, w1)
 			}
-			// Both threads ran at least the iteration time, so summed time
-			// (avgt) is at least twice it, the mean time (thrpt) once.
-			minTime := float64(meas.Time)
+			// Synchronized iterations: no thread starts an iteration before
+			// every thread has ended the one before.
+			if i > 0 {
+				prev := its[i-1].Windows
+				if end, start := max(prev[0][1], prev[1][1]), min(w0[0], w1[0]); start < end {
+					t.Errorf("%s: iteration %d starts at %d, before iteration %d ended at %d", mode, i+1, start, i, end)
+				}
+			}
+			// Both threads ran at least the iteration time, and the
+			// combined time is exactly the sum (avgt) or the mean (thrpt)
+			// of the threads' windows.
+			minTime, sum := float64(meas.Time), float64(w0[1]-w0[0]+w1[1]-w1[0])
+			want, how := sum, "sum"
 			if mode == spec.ModeAverageTime {
 				minTime *= 2
+			} else {
+				want, how = sum/2, "mean"
 			}
-			if it.TimeNs < minTime || it.TimeNs > 10*minTime {
-				t.Errorf("%s: combined time %v ns, want the %s of two threads' ~%v ns", mode, it.TimeNs, map[bool]string{true: "sum", false: "mean"}[mode == spec.ModeAverageTime], meas.Time.Nanoseconds())
+			if it.TimeNs < minTime || it.TimeNs != want {
+				t.Errorf("%s: combined time %v ns, want the %s of the two threads' windows, %v ns, at least %v ns", mode, it.TimeNs, how, want, minTime)
 			}
 			if it.Ops != float64(it.Invocations) {
 				t.Errorf("%s: ops %v, want the invocations of both threads %d", mode, it.Ops, it.Invocations)
