@@ -35,7 +35,7 @@ func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 		Severity: SeverityWarning,
 		Message: fmt.Sprintf("a call takes %s ns (median; mean %s, 99.9 %% CI [%s, %s]), %s× the empty loop's %s ns (median; mean %s, CI [%s, %s]) measured by the same forks, under %s×: "+
 			"the body adds less than about %s CPU cycles to an empty loop iteration (about one), so its work was probably compiled away, or is too small to measure. "+
-			"Sink its result (benchspec.Sink / b.Sink) or make it depend on state the loop changes; "+
+			"Pass its result to benchspec.Sink inside the loop, or make it depend on state the loop changes; "+
 			"if the benchmark measures the empty loop on purpose, ignore DEAD_CODE for it in the spec",
 			num(cm), num(c.mean), num(c.lo()), num(c.hi()), num(ratio), num(bm), num(b.mean), num(b.lo()), num(b.hi()), num(th.DeadCodeRatio), num(th.DeadCodeRatio-1)),
 		Evidence: map[string]float64{

@@ -500,3 +500,19 @@ func TestCheckEnv(t *testing.T) {
 		t.Error("hypervisor: want info")
 	}
 }
+
+// TestTooFewSamplesSaysTheWidth pins the message of an interval wider
+// than the score: it names the interval's full width, the number that is
+// compared with the score (issue 19: "169 ± 98 ns/op … is wider than the
+// score itself" left the reader to double 98).
+func TestTooFewSamplesSaysTheWidth(t *testing.T) {
+	ds := Check(avgt(spec.DiagSettings{HighVarianceCV: 10}, []float64{10, 100, 300}))
+	i := slices.IndexFunc(ds, func(d Diagnostic) bool { return d.Code == TooFewSamples })
+	if i < 0 {
+		t.Fatalf("no %s among %v", TooFewSamples, codes(ds))
+	}
+	want := "the 99.9 % interval of the score, 137 ± 2708 ns/op = [-2571, 2845] (n = 3), is 5416 ns/op wide, wider than the score itself; run more measurement iterations or more forks"
+	if diff := cmp.Diff(want, ds[i].Message); diff != "" {
+		t.Errorf("message (-want +got):\n%s", diff)
+	}
+}
