@@ -3,6 +3,7 @@ package format
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -13,37 +14,61 @@ import (
 // precision is JMH's score precision: three decimals.
 const precision = 3
 
-// Score formats a score like JMH's ScoreFormatter: three decimals,
-// or "≈ 10⁻⁴" where three decimals would print a misleading 0.000;
-// "n/a" when the score does not exist.
+// Score formats a score like JMH's ScoreFormatter, three decimals, except
+// where three decimals would mislead: an exact zero is "0" (the JSON's
+// 0, not "≈ 0"), and a score too small for three decimals gets as many
+// as three significant digits need ("0.0000123"), or an exponent below
+// 10⁻⁹ ("1.23e-12"); "n/a" when the score does not exist.
 func Score(f report.Float) string {
 	v := float64(f)
 	switch {
 	case !f.Valid():
 		return "n/a"
 	case v == 0:
-		return "≈ 0"
-	case math.Abs(v) < 0.5/math.Pow10(precision):
-		return "≈ 10" + superscript(fmt.Sprint(int(math.Round(math.Log10(math.Abs(v))))))
+		return "0"
 	}
-	return fmt.Sprintf("%.*f", precision, v)
+	return fixed(v, decimals(f))
 }
 
-// Error formats an error half-width like JMH: three decimals, at
-// least 0.001 so that a tiny error does not read as none; "" when there
-// is no error (n ≤ 1).
-func Error(f report.Float) string {
-	if !f.Valid() {
+// Error formats the error half-width of score in the score's decimals,
+// at least one unit of the last one so that a tiny error does not read
+// as none — so a score with more decimals gets a finer error, never one
+// that reads larger than the score only because it was rounded up. An
+// exact zero is "0", as the JSON has it; "" when there is no error
+// (n ≤ 1).
+func Error(err, score report.Float) string {
+	switch {
+	case !err.Valid():
 		return ""
+	case err == 0:
+		return "0"
 	}
-	return fmt.Sprintf("%.*f", precision, math.Max(float64(f), 1/math.Pow10(precision)))
+	d := decimals(score)
+	return fixed(math.Max(float64(err), math.Pow10(-d)), d)
 }
 
-var superscripts = strings.NewReplacer(
-	"-", "⁻", "0", "⁰", "1", "¹", "2", "²", "3", "³", "4", "⁴",
-	"5", "⁵", "6", "⁶", "7", "⁷", "8", "⁸", "9", "⁹")
+// maxDecimals bounds the decimals of a tiny score: beyond, fixed writes
+// an exponent rather than a row of zeros.
+const maxDecimals = 12
 
-func superscript(s string) string { return superscripts.Replace(s) }
+// decimals is how many decimals score needs: JMH's three, or as many as
+// three significant digits of a smaller score need.
+func decimals(score report.Float) int {
+	v := math.Abs(float64(score))
+	if !score.Valid() || v == 0 || v >= 0.5/math.Pow10(precision) {
+		return precision
+	}
+	return precision - 1 - int(math.Floor(math.Log10(v)))
+}
+
+// fixed writes v with d decimals, or with three significant digits and
+// an exponent when d passes maxDecimals.
+func fixed(v float64, d int) string {
+	if d > maxDecimals {
+		return strconv.FormatFloat(v, 'e', precision-1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', d, 64)
+}
 
 // Params formats params like JMH's run log: "(a = 1, size = 10)",
 // names sorted; "" when there are none.

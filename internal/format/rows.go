@@ -54,9 +54,9 @@ func (r Row) Cells(params []string) []string {
 	case m == nil:
 		cells = append(cells, "", fmt.Sprintf("%s [%d]", NoScoreLabel(r.Run), r.Note), "")
 	case r.SampleQuantile:
-		cells = append(cells, "", Score(m.Score), errorCell(m.ScoreError))
+		cells = append(cells, "", Score(m.Score), errorCell(m.ScoreError, m.Score))
 	default:
-		cells = append(cells, strconv.Itoa(m.Count), Score(m.Score), errorCell(m.ScoreError))
+		cells = append(cells, strconv.Itoa(m.Count), Score(m.Score), errorCell(m.ScoreError, m.Score))
 	}
 	unit := r.Unit()
 	if len(r.Marks) > 0 {
@@ -69,9 +69,9 @@ func (r Row) Cells(params []string) []string {
 	return append(cells, unit)
 }
 
-// errorCell is an error half-width as a cell: "± 0.123", or "".
-func errorCell(e report.Float) string {
-	if s := Error(e); s != "" {
+// errorCell is the error half-width of score as a cell: "± 0.123", or "".
+func errorCell(e, score report.Float) string {
+	if s := Error(e, score); s != "" {
 		return "± " + s
 	}
 	return ""

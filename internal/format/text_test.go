@@ -29,25 +29,36 @@ func TestTextIncomplete(t *testing.T) {
 	}
 }
 
+// TestFormatScore checks score and error cells, the awkward ones first
+// as issue 19 found them: an exact zero read "≈ 0 ± 0.001" though the
+// JSON says 0 ± 0, and a tiny score "≈ 10⁻⁵ ± 0.001", an error a hundred
+// times the score that only rounding made.
 func TestFormatScore(t *testing.T) {
 	for _, tc := range []struct {
 		score, err report.Float
 		want       string
 		wantErr    string
 	}{
+		{0, 0, "0", "0"}, // exact zero, as the JSON has it
+		{1.234e-5, 2.1e-7, "0.0000123", "0.0000002"}, // was "≈ 10⁻⁵ ± 0.001"
+		{1.234e-5, 1e-12, "0.0000123", "0.0000001"},  // the error's floor follows the score's decimals
+		{1.234e-5, 3e-5, "0.0000123", "0.0000300"},   // a real error wider than the score still shows
+		{-3.4e-4, 1e-4, "-0.000340", "0.000100"},     // a negative tiny score (DEAD_CODE)
+		{1.5e-13, 2e-14, "1.50e-13", "2.00e-14"},     // beyond 12 decimals: an exponent
 		{12.3456, 0.01234, "12.346", "0.012"},
 		{1234567, 0.0001, "1234567.000", "0.001"}, // a tiny error still shows as one
-		{0.00012, report.NaN(), "≈ 10⁻⁴", ""},
-		{0.0004, 0, "≈ 10⁻³", "0.001"},
-		{0.0005, 0, "0.001", "0.001"},
-		{0, report.NaN(), "≈ 0", ""},
+		{12.3456, 0, "12.346", "0"},               // no spread at all is no error, not 0.001
+		{0.00012, report.NaN(), "0.000120", ""},
+		{0.0004, 0, "0.000400", "0"},
+		{0.0005, 0, "0.001", "0"},
+		{0, report.NaN(), "0", ""},
 		{report.NaN(), report.NaN(), "n/a", ""},
 	} {
 		if got := Score(tc.score); got != tc.want {
 			t.Errorf("Score(%v) = %q, want %q", tc.score, got, tc.want)
 		}
-		if got := Error(tc.err); got != tc.wantErr {
-			t.Errorf("Error(%v) = %q, want %q", tc.err, got, tc.wantErr)
+		if got := Error(tc.err, tc.score); got != tc.wantErr {
+			t.Errorf("Error(%v, %v) = %q, want %q", tc.err, tc.score, got, tc.wantErr)
 		}
 	}
 }

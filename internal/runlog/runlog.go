@@ -180,7 +180,7 @@ func summary(m *report.Metric, sample bool) string {
 	var b strings.Builder
 	u := m.ScoreUnit
 	withError := func(score report.Float) string {
-		if e := format.Error(m.ScoreError); e != "" {
+		if e := format.Error(m.ScoreError, score); e != "" {
 			return fmt.Sprintf("%s ±(%g%%) %s %s", format.Score(score), 100*report.Confidence, e, u)
 		}
 		return format.Score(score) + " " + u
