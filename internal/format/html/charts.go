@@ -41,19 +41,57 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// distinctTicks are gonum's default ticks with plain labels just precise
-// enough to tell apart and to say the tick's value: the default prints
-// 2.15 and 2.25 both as "2.2", and 12 as "1e+01".
+// distinctTicks label five to a dozen ticks — gonum's default gives two
+// or three, too few to read a value off a bar — with plain labels just
+// precise enough to tell apart and to say the tick's value: the default
+// prints 2.15 and 2.25 both as "2.2", and 12 as "1e+01".
 type distinctTicks struct{}
 
 func (distinctTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	ticks := enoughTicks(lo, hi)
 	for decimals := 0; decimals <= 12; decimals++ {
 		if labelTicks(ticks, func(v float64) string { return strconv.FormatFloat(v, 'f', decimals, 64) }) {
 			return ticks
 		}
 	}
 	labelTicks(ticks, func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) })
+	return ticks
+}
+
+// minTicks is the fewest labelled ticks an axis gets.
+const minTicks = 5
+
+// enoughTicks returns at least minTicks labelled ticks between lo and hi
+// at the largest round step (1, 2, 2.5 or 5 times a power of ten) that
+// gives that many, with an unlabelled tick halfway between each pair.
+func enoughTicks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	count := func(step float64) int { return int(math.Floor(hi/step)-math.Ceil(lo/step)) + 1 }
+	step := math.Pow10(int(math.Floor(math.Log10(hi - lo))))
+search:
+	for range 4 {
+		for _, m := range []float64{5, 2.5, 2, 1} {
+			if count(m*step) >= minTicks {
+				step *= m
+				break search
+			}
+		}
+		step /= 10
+	}
+	var ticks []plot.Tick
+	first := math.Ceil(lo / step)
+	for i := 0; i < count(step); i++ {
+		v := (first + float64(i)) * step
+		ticks = append(ticks, plot.Tick{Value: v, Label: "·"})
+		if half := v + step/2; half <= hi {
+			ticks = append(ticks, plot.Tick{Value: half})
+		}
+	}
+	if half := first*step - step/2; half >= lo {
+		ticks = append(ticks, plot.Tick{Value: half})
+	}
 	return ticks
 }
 
@@ -98,6 +136,14 @@ type bar struct {
 	Score, Error float64 // Error 0 when there is none
 }
 
+// errorBar is how far the bar's error bar reaches below and above its
+// score. A time or a rate is never below zero, so the error bar of a
+// score near zero (a DEAD_CODE body: 0.3 ± 0.64 ns/op) stops at zero
+// rather than drawing an interval of negative times.
+func (b bar) errorBar() (low, high float64) {
+	return math.Min(b.Error, math.Max(b.Score, 0)), b.Error
+}
+
 // scoreChart draws a horizontal bar per score with its error bar; all
 // scores share unit. Scores that do not exist must have been left out.
 func scoreChart(title, unit string, bars []bar) ([]byte, error) {
@@ -106,13 +152,14 @@ func scoreChart(title, unit string, bars []bar) ([]byte, error) {
 	points := make(plotter.XYs, len(bars))
 	errs := make(plotter.XErrors, len(bars))
 	labels := make([]string, len(bars))
-	right := 0.0
+	left, right := 0.0, 0.0
 	for i, b := range bars {
 		j := len(bars) - 1 - i // the first bar on top
 		values[j], labels[j] = b.Score, b.Label
 		points[j] = plotter.XY{X: b.Score, Y: float64(j)}
-		errs[j].Low, errs[j].High = b.Error, b.Error
+		errs[j].Low, errs[j].High = b.errorBar()
 		right = math.Max(right, b.Score+b.Error)
+		left = math.Min(left, b.Score)
 	}
 	bc, err := plotter.NewBarChart(values, vg.Points(14))
 	if err != nil {
@@ -132,7 +179,7 @@ func scoreChart(title, unit string, bars []bar) ([]byte, error) {
 	eb.CapWidth = vg.Points(8)
 	p.Add(bc, eb, plotter.NewGrid())
 	p.NominalY(labels...)
-	p.X.Min, p.X.Max = math.Min(0, p.X.Min), math.Max(p.X.Max, 1.04*right) // room for the caps
+	p.X.Min, p.X.Max = left, math.Max(p.X.Max, 1.04*right) // zero, unless a score is below; room for the caps
 	return svgOf(p, chartWidth, vg.Points(float64(70+24*len(bars))))
 }
 
@@ -190,6 +237,11 @@ func iterationChart(title string, run *report.Run) ([]byte, error) {
 		edge.Color = color.Gray{Y: 150}
 		edge.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
 		p.Add(edge)
+		its := "iterations"
+		if warmupIts == 1 {
+			its = "iteration"
+		}
+		p.Legend.Add(fmt.Sprintf("measurement starts (after %d warmup %s)", warmupIts, its), edge)
 	}
 	if n := warmupIts + run.Settings.Measurement.Iterations; n <= 30 {
 		ticks := make([]plot.Tick, n)
