@@ -16,6 +16,7 @@ import (
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/host"
+	"github.com/benchspec/benchspec/internal/runlog"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -355,9 +356,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	env := host.CollectEnv()
 	if !*quiet && env.Check != nil {
-		for _, d := range env.Check.Diagnostics {
-			fmt.Fprintf(stderr, "# Environment: %s %s: %s\n", d.Severity, d.Code, d.Message)
-		}
+		_ = runlog.Environment(stderr, env.Check.Diagnostics, runlog.Width(stderr)) // a failed write to stderr has nowhere to go
 	}
 	obs, finish := display(stderr, p, *quiet, *verbose)
 	forks, xerr := executor.Execute(ctx, p, executor.Options{

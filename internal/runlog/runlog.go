@@ -36,15 +36,16 @@ type Log struct {
 	plan *plan.Plan
 	err  error
 
-	est  *ETA
-	last int // index of the run whose fork or header came last; -1 before any
+	est   *ETA
+	last  int // index of the run whose fork or header came last; -1 before any
+	width int // to wrap diagnostics to (Width)
 }
 
 var _ executor.Observer = (*Log)(nil)
 
 // New returns a run log of the plan p that writes to w.
 func New(w io.Writer, p *plan.Plan) *Log {
-	return &Log{w: w, plan: p, est: NewETA(p), last: -1}
+	return &Log{w: w, plan: p, est: NewETA(p), last: -1, width: Width(w)}
 }
 
 // Err returns the first error writing the log, if any.
@@ -160,7 +161,7 @@ func (l *Log) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 	}
 	l.printf("Result %q:\n%s\n", r.Benchmark, summary(run.Primary, r.Mode.Samples()))
 	for _, d := range run.Diagnostics {
-		l.printf("%s\n", format.Wrap("  "+d.Severity+" "+d.Code+": "+format.OneLine(d.Message), "    ", 100))
+		l.printf("%s\n", format.Wrap("  "+d.Severity+" "+d.Code+": "+format.OneLine(d.Message), "    ", l.width))
 	}
 	if len(run.Diagnostics) > 0 {
 		l.printf("\n")
