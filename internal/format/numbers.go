@@ -47,6 +47,19 @@ func Error(err, score report.Float) string {
 	return fixed(math.Max(float64(err), math.Pow10(-d)), d)
 }
 
+// Like formats v, a value that goes with score (its min, max, stdev or
+// interval bound), in the score's decimals, so that a summary line reads
+// in one precision; "0" for an exact zero, "n/a" when v does not exist.
+func Like(v, score report.Float) string {
+	switch {
+	case !v.Valid():
+		return "n/a"
+	case v == 0:
+		return "0"
+	}
+	return fixed(float64(v), decimals(score))
+}
+
 // maxDecimals bounds the decimals of a tiny score: beyond, fixed writes
 // an exponent rather than a row of zeros.
 const maxDecimals = 12

@@ -85,3 +85,16 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestTextEdgeScoresGolden renders the scores three decimals misread:
+// an exact zero was "≈ 0 ± 0.001" and 1.24e-8 s/op "≈ 10⁻⁸ ± 0.001"
+// (issue 19); the table now shows "0 ± 0" and three significant digits
+// with an error in the same decimals.
+func TestTextEdgeScoresGolden(t *testing.T) {
+	p, forks, env := reporttest.EdgeScores()
+	var out strings.Builder
+	if err := (Text{}).Render(&out, report.Build(p, forks, env)); err != nil {
+		t.Fatal(err)
+	}
+	reporttest.Golden(t, "edges.golden", out.String())
+}

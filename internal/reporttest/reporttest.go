@@ -130,3 +130,25 @@ func Fixture() (*plan.Plan, []protocol.ForkResult, report.Env) {
 	}
 	return p, forks, env
 }
+
+// EdgeScores is a plan of the scores three decimals misread (issue 19):
+// edge.Zero, whose every iteration took no time (score 0, error 0, as
+// the JSON has them), and edge.Tiny, 12.4 ns per call in seconds (about
+// 1.24e-8 s/op with an error a seventh of it), with their fork results
+// and the fixture's environment.
+func EdgeScores() (*plan.Plan, []executor.ForkResult, report.Env) {
+	const W, M = executor.PhaseWarmup, executor.PhaseMeasurement
+	_, _, env := Fixture()
+	p := &plan.Plan{
+		Suite: "edges",
+		Runs: []plan.Run{
+			{Index: 0, Key: "edge.Zero#avgt", Benchmark: "edge.Zero", Mode: spec.ModeAverageTime, Settings: Settings("ns", 1, 0, 1, 3)},
+			{Index: 1, Key: "edge.Tiny#avgt", Benchmark: "edge.Tiny", Mode: spec.ModeAverageTime, Settings: Settings("s", 1, 0, 1, 3)},
+		},
+	}
+	forks := []executor.ForkResult{
+		Fork(0, 1, false, Timed(W, 1, 1e6, 0), Timed(M, 1, 1e6, 0), Timed(M, 2, 1e6, 0), Timed(M, 3, 1e6, 0)),
+		Fork(1, 1, false, Timed(W, 1, 1e6, 13), Timed(M, 1, 1e6, 12.3), Timed(M, 2, 1e6, 12.5), Timed(M, 3, 1e6, 12.4)),
+	}
+	return p, forks, env
+}

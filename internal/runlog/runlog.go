@@ -199,9 +199,9 @@ func summary(m *report.Metric, sample bool) string {
 	}
 	fmt.Fprintf(&b, "  %s [Average]\n", withError(m.Score))
 	fmt.Fprintf(&b, "  (min, avg, max) = (%s, %s, %s), stdev = %s\n",
-		format.Score(m.Min), format.Score(m.Score), format.Score(m.Max), format.Score(m.Stdev))
+		format.Like(m.Min, m.Score), format.Score(m.Score), format.Like(m.Max, m.Score), format.Like(m.Stdev, m.Score))
 	fmt.Fprintf(&b, "  CI (%g%%): [%s, %s] (assumes normal distribution)\n",
-		100*report.Confidence, format.Score(m.ScoreConfidence[0]), format.Score(m.ScoreConfidence[1]))
+		100*report.Confidence, format.Like(m.ScoreConfidence[0], m.Score), format.Like(m.ScoreConfidence[1], m.Score))
 	return b.String()
 }
 

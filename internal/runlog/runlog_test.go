@@ -75,3 +75,18 @@ func TestRunLogETA(t *testing.T) {
 		t.Errorf("ETA with 90 s of plan left, forks taking 8/30 of their estimate = %v, want 24s", got)
 	}
 }
+
+// TestRunLogEdgeScoresGolden writes the results of the scores three
+// decimals misread (see reporttest.EdgeScores) as the run log does.
+func TestRunLogEdgeScoresGolden(t *testing.T) {
+	p, forks, _ := reporttest.EdgeScores()
+	var out strings.Builder
+	l := New(&out, p)
+	for i := range p.Runs {
+		l.RunEnd(&p.Runs[i], forks[i:i+1])
+	}
+	if l.Err() != nil {
+		t.Fatal(l.Err())
+	}
+	reporttest.Golden(t, "edges.golden", out.String())
+}
