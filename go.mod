@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/google/go-cmp v0.7.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/xeipuuv/gojsonschema v1.2.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da

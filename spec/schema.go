@@ -51,14 +51,47 @@ func compileSchema(data []byte) (*specSchema, error) {
 	if err := json.Unmarshal(data, &s.root); err != nil {
 		return nil, fmt.Errorf("spec schema: %w", err)
 	}
+	unionTypes(s.root)
 	var err error
-	if s.compiled, err = gojsonschema.NewSchema(gojsonschema.NewBytesLoader(data)); err != nil {
+	if s.compiled, err = gojsonschema.NewSchema(gojsonschema.NewGoLoader(s.root)); err != nil {
 		return nil, fmt.Errorf("spec schema: %w", err)
 	}
 	if err := s.collectAlternatives(s.root, "#"); err != nil {
 		return nil, fmt.Errorf("spec schema: %w", err)
 	}
 	return s, nil
+}
+
+// unionTypes rewrites every anyOf whose branches each allow one plain
+// type ({"anyOf": [{"type": "string"}, {"type": "number"}]}) below node
+// as the union type it means ({"type": ["string", "number"]}). The file
+// spells unions that way because strict clients such as ajv refuse a
+// "type" list; gojsonschema would then report a mismatch branch by
+// branch, and the errors are worded from one "expected string or number".
+func unionTypes(node any) {
+	switch n := node.(type) {
+	case map[string]any:
+		if alts, ok := n["anyOf"].([]any); ok && n["type"] == nil {
+			var types []any
+			for _, a := range alts {
+				m, _ := a.(map[string]any)
+				if t, ok := m["type"].(string); ok && len(m) == 1 {
+					types = append(types, t)
+				}
+			}
+			if len(types) == len(alts) {
+				delete(n, "anyOf")
+				n["type"] = types
+			}
+		}
+		for _, v := range n {
+			unionTypes(v)
+		}
+	case []any:
+		for _, v := range n {
+			unionTypes(v)
+		}
+	}
 }
 
 // collectAlternatives compiles the branches of every oneOf below node.
