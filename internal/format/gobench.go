@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -25,12 +26,14 @@ import (
 //
 //	BenchmarkName/param=value-GOMAXPROCS  ops  value unit  [value metric ...]
 //
-// The name is the registered name with whitespace replaced by '_' (dots
-// are kept: "Benchmarklog.Classic", which benchstat shows as
-// "log.Classic"), then "/name=value" per parameter in name order ('/' and
-// whitespace in values become '_'), then "-GOMAXPROCS" of the forks
-// unless it is 1, as `go test` names them. The iteration count is the
-// iteration's number of operations, rounded.
+// The name is the one `go test` gives the benchmark's twin (goTestName):
+// a registered "concat.Sprintf" is "BenchmarkConcat/Sprintf", as
+// BenchmarkConcat's b.Run("Sprintf", …) prints; a `package:` entry's
+// name is go test's already ("Encode", "Parse/v1.2") and stays. Then come "/name=value" per parameter
+// in name order ('/' and whitespace in values become '_'), as b.Run
+// names parameter sub-benchmarks by convention, then "-GOMAXPROCS" of the
+// forks unless it is 1. The iteration count is the iteration's number of
+// operations, rounded.
 //
 // Units: avgt, sample and ss write ns/op whatever the spec's time_unit
 // (benchstat shows it as sec/op); thrpt writes ops/s with a "Unit ops/s
@@ -42,16 +45,18 @@ import (
 // written: benchstat computes its own summaries.
 //
 // File configuration is what `go test` writes: goos, goarch, pkg and
-// cpu — for a package benchmark the lines its test binary printed
-// (pkg: its import path), for a registered one the suite name as pkg and
-// the parent's CPU — so that
-// `benchstat gotest.txt benchspec.txt` pairs results with plain `go test
-// -bench` output directly. The mode and threads, which change what a
-// number means, are name keys instead, written only when they differ
-// from what `go test` measures: "/mode=thrpt" (sample, ss) and
-// "/threads=N" for N > 1. Warmup, measurement and fork settings are not
-// written: benchstat would put results that differ in them in separate
-// tables, yet comparing across them is the point of a baseline.
+// cpu — for a package benchmark the lines its test binary printed (pkg:
+// its import path), for a registered one the suite name as pkg and the
+// CPU as go test names it (internal/host: the brand string, trailing
+// spaces kept). Only pkg then tells a benchspec file from a `go test
+// -bench` file of the same machine, so `benchstat -ignore pkg
+// gotest.txt benchspec.txt` lines a benchmark up with its go test twin
+// in one row. The mode and threads, which change what a number means,
+// are name keys instead, written only when they differ from what `go
+// test` measures: "/mode=thrpt" (sample, ss) and "/threads=N" for N > 1.
+// Warmup, measurement and fork settings are not written: benchstat would
+// put results that differ in them in separate tables, yet comparing
+// across them is the point of a baseline.
 // Values are rounded to 6 significant digits (no float noise such as
 // 3.7680000000000002).
 //
@@ -116,7 +121,11 @@ func (GoBench) Render(w io.Writer, r *report.Report) error {
 // goBenchName is the result name of a run without the "Benchmark" prefix.
 func goBenchName(run *report.Run, gomaxprocs int) string {
 	var b strings.Builder
-	b.WriteString(goBenchField(run.Benchmark, false))
+	base := run.Benchmark
+	if run.GoTest == nil { // a package benchmark's name is go test's already, dots and all
+		base = goTestName(base)
+	}
+	b.WriteString(goBenchField(base, false))
 	for _, k := range sortedKeys(run.Params) {
 		b.WriteString("/" + goBenchField(k, true) + "=" + goBenchField(run.Params[k], true))
 	}
@@ -133,6 +142,19 @@ func goBenchName(run *report.Run, gomaxprocs int) string {
 		fmt.Fprintf(&b, "-%d", gomaxprocs)
 	}
 	return b.String()
+}
+
+// goTestName is the name `go test` would print, without "Benchmark", for
+// the twin of the benchmark registered as name: the part before the first
+// dot names the benchmark function, its first letter upper-cased as go
+// test requires of BenchmarkXxx, and every further dot-separated part a
+// sub-benchmark. "concat.Sprintf" is "Concat/Sprintf" (BenchmarkConcat
+// calling b.Run("Sprintf", …)), "empty" is "Empty", and a name that is
+// already a go test name — a `package:` entry's "Encode" — stays as it is.
+func goTestName(name string) string {
+	name = strings.ReplaceAll(name, ".", "/")
+	r, size := utf8.DecodeRuneInString(name)
+	return string(unicode.ToUpper(r)) + name[size:]
 }
 
 // goBenchField replaces what would split a result line's fields, and in
@@ -175,7 +197,10 @@ func goBenchConfig(r *report.Report, run *report.Run) []benchfmt.Config {
 	config := make([]benchfmt.Config, 0, len(kv))
 	for _, c := range kv {
 		if c[1] != "" {
-			config = append(config, benchfmt.Config{Key: c[0], Value: []byte(OneLine(c[1])), File: true})
+			// Verbatim but for line breaks: go test's cpu line keeps a
+			// brand string's trailing spaces, and benchstat tables by it.
+			value := strings.NewReplacer("\n", " ", "\r", " ").Replace(c[1])
+			config = append(config, benchfmt.Config{Key: c[0], Value: []byte(value), File: true})
 		}
 	}
 	return config

@@ -60,17 +60,17 @@ func TestGoBenchParsesWithBenchfmt(t *testing.T) {
 	avgt, thrpt, sample := config, config, config
 	want := []goBenchLine{
 		// avgt: warmup fork and warmup iterations left out; allocs/op once per fork
-		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1e-08 sec/op 2 allocs/op"},
-		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1.1e-08 sec/op"},
-		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1.2e-08 sec/op"},
-		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1.2e-08 sec/op 4 allocs/op"},
-		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1.3e-08 sec/op"},
-		{"counter.Inc1/size=10-8", "counter.Inc1", avgt, 1000000, "1.4e-08 sec/op"},
+		{"Counter/Inc1/size=10-8", "Counter", avgt, 1000000, "1e-08 sec/op 2 allocs/op"},
+		{"Counter/Inc1/size=10-8", "Counter", avgt, 1000000, "1.1e-08 sec/op"},
+		{"Counter/Inc1/size=10-8", "Counter", avgt, 1000000, "1.2e-08 sec/op"},
+		{"Counter/Inc1/size=10-8", "Counter", avgt, 1000000, "1.2e-08 sec/op 4 allocs/op"},
+		{"Counter/Inc1/size=10-8", "Counter", avgt, 1000000, "1.3e-08 sec/op"},
+		{"Counter/Inc1/size=10-8", "Counter", avgt, 1000000, "1.4e-08 sec/op"},
 		// thrpt: 5 ops/us is 5e6 ops/s
-		{"counter.Inc1/size=1000/mode=thrpt-8", "counter.Inc1", thrpt, 5000000, "5e+06 ops/s"},
+		{"Counter/Inc1/size=1000/mode=thrpt-8", "Counter", thrpt, 5000000, "5e+06 ops/s"},
 		// sample: the mean of each iteration's samples, 1..500 ns and 501..1000 ns
-		{"log.Classic/mode=sample-8", "log.Classic", sample, 500, "2.505e-07 sec/op"},
-		{"log.Classic/mode=sample-8", "log.Classic", sample, 500, "7.505e-07 sec/op"},
+		{"Log/Classic/mode=sample-8", "Log", sample, 500, "2.505e-07 sec/op"},
+		{"Log/Classic/mode=sample-8", "Log", sample, 500, "7.505e-07 sec/op"},
 	}
 	if diff := cmp.Diff(want, lines); diff != "" {
 		t.Errorf("parsed results (-want +got):\n%s", diff)
@@ -86,12 +86,17 @@ func TestGoBenchName(t *testing.T) {
 		gomaxprocs int
 		want       string
 	}{
-		{report.Run{Benchmark: "empty", Mode: "avgt"}, 1, "empty"},
-		{report.Run{Benchmark: "log.Classic", Mode: "avgt"}, 8, "log.Classic-8"},
-		{report.Run{Benchmark: "a b", Mode: "avgt", Params: map[string]string{"z": "1", "a": "x/y=z w"}}, 2, "a_b/a=x_y_z_w/z=1-2"},
-		{report.Run{Benchmark: "n", Mode: "avgt", Settings: spec.Settings{Env: map[string]string{"GOMAXPROCS": "4"}}}, 8, "n-4"},
+		// Registered names become their go test twin's: the first part
+		// the function, capitalised, the rest sub-benchmarks.
+		{report.Run{Benchmark: "empty", Mode: "avgt"}, 1, "Empty"},
+		{report.Run{Benchmark: "log.Classic", Mode: "avgt"}, 8, "Log/Classic-8"},
+		{report.Run{Benchmark: "concat.Sprintf", Mode: "avgt"}, 8, "Concat/Sprintf-8"},
+		{report.Run{Benchmark: "codec.json.Decode", Mode: "avgt"}, 1, "Codec/json/Decode"},
+		{report.Run{Benchmark: "Encode", Mode: "avgt"}, 4, "Encode-4"}, // a package: entry's name stays
+		{report.Run{Benchmark: "a b", Mode: "avgt", Params: map[string]string{"z": "1", "a": "x/y=z w"}}, 2, "A_b/a=x_y_z_w/z=1-2"},
+		{report.Run{Benchmark: "n", Mode: "avgt", Settings: spec.Settings{Env: map[string]string{"GOMAXPROCS": "4"}}}, 8, "N-4"},
 		// What go test does not measure is named: the mode, threads.
-		{report.Run{Benchmark: "c", Mode: "thrpt", Threads: 2}, 2, "c/mode=thrpt/threads=2-2"},
+		{report.Run{Benchmark: "c", Mode: "thrpt", Threads: 2}, 2, "C/mode=thrpt/threads=2-2"},
 	} {
 		if got := goBenchName(&tc.run, tc.gomaxprocs); got != tc.want {
 			t.Errorf("goBenchName(%+v, %d) = %q, want %q", tc.run, tc.gomaxprocs, got, tc.want)

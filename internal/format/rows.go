@@ -164,8 +164,8 @@ func CheckDiagnostics(r *report.Report) []report.Diagnostic {
 // "go1.26.8 linux/amd64, Intel(R) Xeon(R) …, 8 CPUs, GOMAXPROCS 8".
 func envLine(e report.Env) string {
 	parts := []string{e.GoVersion + " " + e.GOOS + "/" + e.GOARCH}
-	if e.CPU != "" {
-		parts = append(parts, e.CPU)
+	if cpu := strings.TrimSpace(e.CPU); cpu != "" { // brand strings may end in spaces
+		parts = append(parts, cpu)
 	}
 	parts = append(parts, fmt.Sprintf("%d CPUs, GOMAXPROCS %d", e.NumCPU, e.GOMAXPROCS))
 	return strings.Join(parts, ", ")

@@ -8,6 +8,7 @@ package host
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -31,7 +32,7 @@ func CollectEnv() report.Env {
 		GoVersion:         runtime.Version(),
 		GOOS:              runtime.GOOS,
 		GOARCH:            runtime.GOARCH,
-		CPU:               cpuModel(),
+		CPU:               cpuName(),
 		NumCPU:            runtime.NumCPU(),
 		GOMAXPROCS:        gomaxprocs,
 		Hostname:          host,
@@ -62,6 +63,28 @@ func toolVersion() string {
 		}
 	}
 	return "(devel)"
+}
+
+// cpuName names the CPU as `go test` does on its "cpu:" line, so that
+// the Go benchmark format of a report pairs with go test output in
+// benchstat (which tables results by that line): the processor's brand
+// string where it has one, else /proc/cpuinfo's model name. The two can
+// differ: a hypervisor may set the model name, and Linux trims the
+// trailing spaces that many AMD brand strings carry.
+func cpuName() string {
+	if b := brandName(); b != "" {
+		return b
+	}
+	return cpuModel()
+}
+
+// trimBrand cuts a raw brand string as Go's internal/cpu.Name does.
+func trimBrand(data []byte) string {
+	data = bytes.TrimLeft(data, " ")
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		data = data[:i]
+	}
+	return string(data)
 }
 
 // cpuModel is the first "model name" of /proc/cpuinfo, or GOARCH where

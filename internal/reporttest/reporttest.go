@@ -136,8 +136,8 @@ func Fixture() (*plan.Plan, []protocol.ForkResult, report.Env) {
 // the JSON has them), and edge.Tiny, 12.4 ns per call in seconds (about
 // 1.24e-8 s/op with an error a seventh of it), with their fork results
 // and the fixture's environment.
-func EdgeScores() (*plan.Plan, []executor.ForkResult, report.Env) {
-	const W, M = executor.PhaseWarmup, executor.PhaseMeasurement
+func EdgeScores() (*plan.Plan, []protocol.ForkResult, report.Env) {
+	const W, M = protocol.PhaseWarmup, protocol.PhaseMeasurement
 	_, _, env := Fixture()
 	p := &plan.Plan{
 		Suite: "edges",
@@ -146,7 +146,7 @@ func EdgeScores() (*plan.Plan, []executor.ForkResult, report.Env) {
 			{Index: 1, Key: "edge.Tiny#avgt", Benchmark: "edge.Tiny", Mode: spec.ModeAverageTime, Settings: Settings("s", 1, 0, 1, 3)},
 		},
 	}
-	forks := []executor.ForkResult{
+	forks := []protocol.ForkResult{
 		Fork(0, 1, false, Timed(W, 1, 1e6, 0), Timed(M, 1, 1e6, 0), Timed(M, 2, 1e6, 0), Timed(M, 3, 1e6, 0)),
 		Fork(1, 1, false, Timed(W, 1, 1e6, 13), Timed(M, 1, 1e6, 12.3), Timed(M, 2, 1e6, 12.5), Timed(M, 3, 1e6, 12.4)),
 	}

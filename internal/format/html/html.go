@@ -118,7 +118,7 @@ func htmlEnv(r *report.Report) [][2]string {
 		{"Suite", r.Suite},
 		{"benchspec", e.ToolVersion},
 		{"Go", e.GoVersion + " " + e.GOOS + "/" + e.GOARCH},
-		{"CPU", fmt.Sprintf("%s (%d CPUs, GOMAXPROCS %d)", e.CPU, e.NumCPU, e.GOMAXPROCS)},
+		{"CPU", fmt.Sprintf("%s (%d CPUs, GOMAXPROCS %d)", strings.TrimSpace(e.CPU), e.NumCPU, e.GOMAXPROCS)},
 		{"Host", e.Hostname},
 		{"Timer", "resolution " + ns(e.TimerResolutionNs) + ", overhead " + ns(e.TimerOverheadNs)},
 		{"Time", e.Start.UTC().Format(time.RFC3339) + " – " + e.End.UTC().Format(time.RFC3339) +
