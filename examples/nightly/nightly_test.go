@@ -234,8 +234,17 @@ func TestGitHubWorkflow(t *testing.T) {
 	}
 	runs := runSteps(shard)
 	want := fmt.Sprintf("--shard ${{ matrix.shard }}/%d", shards)
-	if !strings.Contains(runs, want) || !strings.Contains(runs, "go run ./examples/seeds run examples/nightly/specs") {
-		t.Errorf("the shard job runs %q; want the seeds suite on examples/nightly/specs with %q", runs, want)
+	if !strings.Contains(runs, want) || !strings.Contains(runs, "go build -o bin/seeds ./examples/seeds") ||
+		!strings.Contains(runs, "bin/seeds run examples/nightly/specs") {
+		t.Errorf("the shard job runs %q; want the seeds suite, built, on examples/nightly/specs with %q", runs, want)
+	}
+	// go run turns every non-zero exit into 1: a CI job must run built
+	// binaries to tell a bad spec (2) or a cancelled run (130) from a
+	// failed benchmark (1).
+	for _, job := range []string{"shard", "merge-and-compare"} {
+		if steps := runSteps(get(wf, "jobs", job)); strings.Contains(steps, "go run") {
+			t.Errorf("job %s uses go run, which collapses exit statuses to 1: %q", job, steps)
+		}
 	}
 	for _, dir := range []string{"examples/seeds", "examples/nightly/specs", "cmd/benchspec"} {
 		if _, err := os.Stat(filepath.Join(root, dir)); err != nil {
