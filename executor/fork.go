@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"syscall"
@@ -48,6 +49,9 @@ func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Obse
 		failure, finished = collect(ctx, p, a, &fr, obs)
 	}
 	killedLate := p.finish()
+	if finished && failure == "" {
+		failure = p.trailing()
+	}
 	fr.Wall = time.Since(start)
 	fr.ExitStatus = exitStatus(p.state)
 	if fr.Err = verdict(p, failure, finished, killedLate); fr.Err != "" {
@@ -95,10 +99,7 @@ func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protoc
 	timeout := a.Run.Settings.Timeout
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	phase, index := protocol.PhaseWarmup, 0
-	if a.Run.Settings.Warmup.Iterations == 0 {
-		phase = protocol.PhaseMeasurement
-	}
+	st := newStream(&a.Run)
 	exited := p.exited
 	var drained <-chan time.Time
 	for {
@@ -113,6 +114,10 @@ func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protoc
 				return m.err.Error(), false
 			}
 			timer.Reset(timeout)
+			if err := st.message(&m.msg); err != nil {
+				p.kill()
+				return err.Error(), false
+			}
 			switch m.msg.Type {
 			case protocol.MsgHello:
 				if m.msg.Timer != nil {
@@ -120,14 +125,15 @@ func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protoc
 				}
 			case protocol.MsgIteration:
 				it := m.msg.Iteration
-				if it == nil {
-					p.kill()
-					return "malformed iteration message on the result pipe", false
-				}
 				fr.Iterations = append(fr.Iterations, *it)
 				obs.Iteration(&a.Run, a.Fork, it)
-				phase, index = it.Phase, it.Index
 			case protocol.MsgDone:
+				for unit, v := range m.msg.Metrics {
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						p.kill()
+						return fmt.Sprintf("the fork reported metric %q as %v", unit, v), false
+					}
+				}
 				fr.Metrics, fr.Profiles = m.msg.Metrics, m.msg.Profiles
 				return "", true
 			case protocol.MsgError:
@@ -157,7 +163,7 @@ func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protoc
 			return "", false
 		case <-timer.C:
 			p.dump()
-			failure := fmt.Sprintf("timed out after %s in %s", timeout, nextIteration(a, phase, index))
+			failure := fmt.Sprintf("timed out after %s in %s", timeout, st.where())
 			if d := p.watch.Deadlock(); d != "" {
 				failure += "; every goroutine was blocked (a deadlock): " + d
 			}
@@ -185,15 +191,6 @@ func forkEnv(a *protocol.Assignment) []string {
 		env = append(env, k+"="+v)
 	}
 	return append(env, protocol.EnvAssignment+"="+string(assignment))
-}
-
-// nextIteration names the iteration after the last one reported.
-func nextIteration(a *protocol.Assignment, phase string, index int) string {
-	s := a.Run.Settings
-	if phase == protocol.PhaseWarmup && index >= s.Warmup.Iterations {
-		phase, index = protocol.PhaseMeasurement, 0
-	}
-	return fmt.Sprintf("%s iteration %d", phase, index+1)
 }
 
 type lineMsg struct {

@@ -179,6 +179,25 @@ func (p *process) finish() (killedLate bool) {
 	return killedLate
 }
 
+// trailing reads what is left on the result pipe of a fork that has
+// reported its end (done or skip): a healthy fork has written nothing
+// more. It returns the cause of failure when the fork did.
+func (p *process) trailing() string {
+	select {
+	case m, ok := <-p.msgs:
+		switch {
+		case !ok:
+			return ""
+		case m.err != nil:
+			return m.err.Error() + " after the fork reported its end"
+		default:
+			return fmt.Sprintf("the fork sent a %q message after it reported its end", m.msg.Type)
+		}
+	case <-time.After(drainGrace):
+		return "" // a process the fork started holds the pipe: verdict names it
+	}
+}
+
 // close releases the parent's pipe ends, which ends the reading
 // goroutines if they have not ended yet.
 func (p *process) close() {

@@ -17,6 +17,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -38,6 +39,7 @@ func init() {
 	crashes()
 	tampering()
 	processes()
+	hostile()
 }
 
 // healthy registers benchmarks that behave.
@@ -166,7 +168,10 @@ func processes() {
 }
 
 // startChild starts this binary as a sleeping child process.
-func startChild(b *benchspec.B) *exec.Cmd {
+func startChild(b *benchspec.B) *exec.Cmd { return startChildAttr(b, nil) }
+
+// startChildAttr is startChild with the child's process attributes.
+func startChildAttr(b *benchspec.B, attr *syscall.SysProcAttr) *exec.Cmd {
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
@@ -178,6 +183,7 @@ func startChild(b *benchspec.B) *exec.Cmd {
 		}
 	}
 	cmd.Env = append(cmd.Env, envChild+"=1")
+	cmd.SysProcAttr = attr
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -201,3 +207,78 @@ func record(b *benchspec.B, role string, pid int) {
 }
 
 func main() { benchspec.Main() }
+
+// hostile registers benchmarks that attack the batch rather than fail
+// by accident: they forge the result pipe, leave processes that change
+// session or group, delete the files of their working directory, signal
+// their parent, or end their goroutine.
+func hostile() {
+	// Writes a forged stream chosen by its "stream" param on the result
+	// pipe, in place of the worker's, then exits 0 before the worker can
+	// write anything more.
+	benchspec.Register("fault.forge", func(b *benchspec.B) {
+		lines, ok := forged[b.Param("stream")]
+		if !ok {
+			b.Fatalf("no forged stream %q", b.Param("stream"))
+		}
+		syscall.Write(3, []byte(lines))
+		os.Exit(0)
+	}, benchspec.Params{"stream": {"perfect"}})
+	benchspec.Register("fault.goexit", func(b *benchspec.B) {
+		for b.Loop() {
+			runtime.Goexit()
+		}
+	})
+	// Start a child in a session, or a process group, of its own: out
+	// of reach of a kill of the fork's group.
+	benchspec.Register("fault.setsid", func(b *benchspec.B) {
+		child := startChildAttr(b, &syscall.SysProcAttr{Setsid: true})
+		record(b, "setsid", child.Process.Pid)
+		for b.Loop() {
+		}
+	})
+	benchspec.Register("fault.setpgid", func(b *benchspec.B) {
+		child := startChildAttr(b, &syscall.SysProcAttr{Setpgid: true})
+		record(b, "setpgid", child.Process.Pid)
+		for b.Loop() {
+		}
+	})
+	// Deletes every file of its working directory.
+	benchspec.Register("fault.unlink", func(b *benchspec.B) {
+		entries, _ := os.ReadDir(".")
+		for _, e := range entries {
+			os.RemoveAll(e.Name())
+		}
+		for b.Loop() {
+		}
+	})
+	// Sends SIGTERM to its parent, then SIGINT, as a `kill $PPID` would.
+	benchspec.Register("fault.sigparent", func(b *benchspec.B) {
+		ppid := os.Getppid()
+		err1 := syscall.Kill(ppid, syscall.SIGTERM)
+		err2 := syscall.Kill(ppid, syscall.SIGINT)
+		fmt.Printf("kill %d: SIGTERM: %v, SIGINT: %v\n", ppid, err1, err2)
+		for b.Loop() {
+		}
+	})
+}
+
+// forged are the streams fault.forge writes (the worker has sent its
+// hello already). "perfect" is a well-formed stream of faults.yaml's
+// counts (1 warmup, 2 measurement iterations): what a benchmark can
+// still forge on purpose.
+var forged = map[string]string{
+	"done": `{"type":"done"}` + "\n",
+	"extra": iterLine("warmup", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + iterLine("measurement", 2, 1e12, 1) +
+		iterLine("measurement", 3, 1e12, 1) + `{"type":"done"}` + "\n",
+	"repeat": iterLine("warmup", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + `{"type":"done"}` + "\n",
+	"zero":   iterLine("warmup", 1, 1e12, 0) + `{"type":"done"}` + "\n",
+	"short":  iterLine("warmup", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + `{"type":"done"}` + "\n",
+	"twice": iterLine("warmup", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + iterLine("measurement", 2, 1e12, 1) +
+		`{"type":"done"}` + "\n" + `{"type":"done"}` + "\n",
+	"perfect": iterLine("warmup", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + iterLine("measurement", 2, 1e12, 1) + `{"type":"done"}` + "\n",
+}
+
+func iterLine(phase string, index int, ops, ns float64) string {
+	return fmt.Sprintf(`{"type":"iteration","iteration":{"phase":%q,"index":%d,"ops":%g,"time_ns":%g,"invocations":1}}`+"\n", phase, index, ops, ns)
+}

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -200,6 +201,12 @@ func TestBodyMisuseFailsTheFork(t *testing.T) {
 		"never loops":   {func(b *B) {}, "returned before b.Loop() reported false"},
 		"panics":        {func(b *B) { panic("boom") }, "panic: boom"},
 		"bad param":     {func(b *B) { b.Param("size") }, `parameter "size" was not declared`},
+		"goexit in the loop": {func(b *B) {
+			for b.Loop() {
+				runtime.Goexit()
+			}
+		}, "called runtime.Goexit"},
+		"goexit before the loop": {func(b *B) { runtime.Goexit() }, "called runtime.Goexit"},
 	} {
 		_, err := RunFork(a, tc.body, &fakeClock{}, fixedRand(0.5), func(*protocol.Iteration) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -61,15 +61,17 @@ func RunBound(a *protocol.Assignment, bind Bind, clock Clock, rnd Rand, emit fun
 		b.r = newRunner(&s, a.Run.Mode, clock, rnd, g)
 		bs[t], runs[t] = b, run
 	}
+	// Every thread, the first one included, runs on a goroutine of its
+	// own: a body that calls runtime.Goexit ends that goroutine, which
+	// must not be the fork's main goroutine.
 	var wg sync.WaitGroup
-	for t, b := range bs[1:] {
+	for t, b := range bs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runBody(runs[t+1], b, g)
+			runBody(runs[t], b, g)
 		}()
 	}
-	runBody(runs[0], bs[0], g)
 	wg.Wait()
 	out := &Output{Metrics: bs[0].metrics}
 	if prof != nil {
@@ -87,17 +89,27 @@ func RunBound(a *protocol.Assignment, bind Bind, clock Clock, rnd Rand, emit fun
 
 // runBody runs one thread's body, turning a panic, Fatalf or an early
 // return into the fork's failure.
+//
+// A body that calls runtime.Goexit (directly, or through a helper meant
+// for tests such as testing.TB.FailNow) unwinds its goroutine without a
+// panic: the deferred function then sees neither a panic nor a return.
 func runBody(run func(), b *B, g *group) {
+	returned := false
 	defer func() {
-		if v := recover(); v != nil {
+		v := recover()
+		switch {
+		case v != nil:
 			if f, ok := v.(fatal); ok {
 				g.abort(errors.New(f.msg))
 			} else {
 				g.abort(&PanicError{Value: v, Stack: debug.Stack()})
 			}
+		case !returned:
+			g.abort(errors.New("the benchmark called runtime.Goexit (directly or through a helper such as testing's FailNow or SkipNow), which ended its goroutine"))
 		}
 	}()
 	run()
+	returned = true
 	if !b.r.done {
 		g.abort(errors.New("the benchmark function returned before b.Loop() reported false; its body must be `for b.Loop() { ... }`"))
 	}
