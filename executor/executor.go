@@ -33,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/benchspec/benchspec/internal/protocol"
@@ -99,6 +100,15 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 			opts.Executable = exe
 		}
 	}
+	// Forks run in a directory of their own: what they are told of the
+	// batch's files must not depend on the parent's.
+	for _, path := range []*string{&opts.Executable, &opts.ProfileDir} {
+		if *path != "" {
+			if abs, err := filepath.Abs(*path); err == nil {
+				*path = abs
+			}
+		}
+	}
 	if opts.TailBytes <= 0 {
 		opts.TailBytes = 16 << 10
 	}
@@ -117,8 +127,12 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 			x.done[forkID{f.Run, f.Fork}] = f
 		}
 	}
+	x.mark = newBatchMark()
+	if forks && len(x.done) < x.all {
+		defer beSubreaper()()
+	}
 	if opts.Guard && forks && len(x.done) < x.all {
-		g, err := startGuard(opts.Executable)
+		g, err := startGuard(opts.Executable, x.mark)
 		if err != nil && opts.Warn != nil {
 			opts.Warn(fmt.Sprintf("running without a guard (what forks start may outlive a killed parent): %v", err))
 		}
@@ -143,6 +157,7 @@ type execution struct {
 	opts    Options
 	obs     Observer
 	guard   *guard
+	mark    string                         // protocol.EnvBatch of the forks
 	done    map[forkID]protocol.ForkResult // from opts.Done
 	all     int                            // forks in the plan, less those failed runs skip
 	count   int                            // forks finished, including done ones
@@ -206,7 +221,7 @@ func (x *execution) start(a *protocol.Assignment) protocol.ForkResult {
 	if a.Run.Settings.Forks == 0 {
 		return runInProcess(a, x.opts.InProcess, x.obs)
 	}
-	return runFork(x.ctx, a, x.opts, x.obs, x.guard)
+	return runFork(x.ctx, a, x.opts, x.obs, x.guard, x.mark)
 }
 
 // sorted returns the results in plan order: by run, then fork.

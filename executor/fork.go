@@ -22,15 +22,27 @@ import (
 // The fork runs in a process group of its own. Whatever way it ends, the
 // group is killed afterwards, so nothing it started survives it; a fork
 // that leaves processes running after it exited fails for it.
-func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Observer, g *guard) protocol.ForkResult {
+func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Observer, g *guard, mark string) protocol.ForkResult {
 	fr := protocol.ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: -1}
 	limits, err := forkLimits(a.Run.Settings.Env)
 	if err != nil {
 		fr.Err = err.Error()
 		return fr
 	}
+	// A suite's fork runs in a scratch directory of its own, so that what
+	// its benchmark does to its working directory (write, delete) cannot
+	// touch the batch's files. A package's fork runs its test binary in
+	// the package's directory, as go test does, for testdata.
+	dir := ""
+	if a.Run.GoTest == nil {
+		if dir, err = os.MkdirTemp("", "benchspec-fork-"); err != nil {
+			fr.Err = fmt.Sprintf("creating the fork's working directory: %v", err)
+			return fr
+		}
+		defer os.RemoveAll(dir)
+	}
 	start := time.Now()
-	p, err := startProcess(opts.Executable, forkEnv(a), opts.TailBytes)
+	p, err := startProcess(opts.Executable, dir, forkEnv(a, mark), mark, opts.TailBytes)
 	if err != nil {
 		fr.Err = fmt.Sprintf("starting the fork: %v", err)
 		return fr
@@ -81,14 +93,20 @@ func verdict(p *process, failure string, finished, killedLate bool) string {
 	case exitStatus(p.state) != 0:
 		failure = "after reporting, " + exitReason(p)
 	}
-	if len(p.strays) == 0 {
+	var left []string
+	if len(p.strays) > 0 {
+		left = append(left, fmt.Sprintf("the fork left %d process(es) of its group running after it exited: %s; killed", len(p.strays), strings.Join(p.strays, ", ")))
+	}
+	if len(p.escaped) > 0 {
+		left = append(left, fmt.Sprintf("the fork left %d process(es) outside its group (another process group or session) running after it exited: %s; killed", len(p.escaped), strings.Join(p.escaped, ", ")))
+	}
+	switch {
+	case len(left) == 0:
 		return failure
+	case failure == "":
+		return strings.Join(left, "; ")
 	}
-	left := fmt.Sprintf("the fork left %d process(es) of its group running after it exited: %s; killed", len(p.strays), strings.Join(p.strays, ", "))
-	if failure == "" {
-		return left
-	}
-	return failure + " (" + left + ")"
+	return failure + " (" + strings.Join(left, "; ") + ")"
 }
 
 // collect reads the fork's messages until it reports completion or a
@@ -177,12 +195,12 @@ func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protoc
 
 // forkEnv is the parent's environment, the assignment, and the run's env
 // settings, which win over the inherited ones.
-func forkEnv(a *protocol.Assignment) []string {
+func forkEnv(a *protocol.Assignment, mark string) []string {
 	assignment, _ := json.Marshal(a)
 	env := make([]string, 0, len(os.Environ())+len(a.Run.Settings.Env)+1)
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, override := a.Run.Settings.Env[k]; override || k == protocol.EnvAssignment || k == protocol.EnvGuard {
+		if _, override := a.Run.Settings.Env[k]; override || k == protocol.EnvAssignment || k == protocol.EnvGuard || k == protocol.EnvBatch {
 			continue
 		}
 		env = append(env, kv)
@@ -190,7 +208,7 @@ func forkEnv(a *protocol.Assignment) []string {
 	for k, v := range a.Run.Settings.Env {
 		env = append(env, k+"="+v)
 	}
-	return append(env, protocol.EnvAssignment+"="+string(assignment))
+	return append(env, protocol.EnvBatch+"="+mark, protocol.EnvAssignment+"="+string(assignment))
 }
 
 type lineMsg struct {

@@ -61,6 +61,11 @@ func Guard() int {
 	for pgid := range groups {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 	}
+	// Then the processes of the batch's forks that left their groups:
+	// they carry the batch's mark (EnvGuard's value).
+	if mark := os.Getenv(protocol.EnvGuard); len(mark) > 1 {
+		sweep(mark, 0, false)
+	}
 	return 0
 }
 
@@ -73,15 +78,15 @@ type guard struct {
 }
 
 // startGuard starts exe as the guard and waits for its handshake.
-func startGuard(exe string) (*guard, error) {
+func startGuard(exe, mark string) (*guard, error) {
 	cmd := exec.Command(exe)
 	env := make([]string, 0, len(os.Environ())+1)
 	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != protocol.EnvAssignment && k != protocol.EnvGuard {
+		if k, _, _ := strings.Cut(kv, "="); k != protocol.EnvAssignment && k != protocol.EnvGuard && k != protocol.EnvBatch {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, protocol.EnvGuard+"=1")
+	cmd.Env = append(env, protocol.EnvGuard+"="+mark)
 	// Its own group: a Ctrl-C at the terminal goes to the parent's group
 	// and must not reach the guard.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -96,6 +101,7 @@ func startGuard(exe string) (*guard, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
+	started.Store(cmd.Process.Pid, true)
 	g := &guard{cmd: cmd, w: w, done: make(chan struct{})}
 	ready := make(chan bool, 1)
 	go func() {
@@ -103,6 +109,7 @@ func startGuard(exe string) (*guard, error) {
 		ready <- line == guardReady
 		io.Copy(io.Discard, r)
 		cmd.Wait()
+		started.Delete(cmd.Process.Pid)
 		close(g.done)
 	}()
 	select {

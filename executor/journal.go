@@ -125,7 +125,32 @@ type JournalState struct {
 	// everything, or was stopped by --fail-on-error) rather than being
 	// interrupted or killed; Complete whether it ran everything.
 	Ended, Complete bool
-	size            int64 // bytes of whole lines
+	size            int64    // bytes of whole lines
+	path            string   // the journal's file, for messages
+	keys            []string // the key each fork's line names
+	lines           []int    // the line number of each fork
+}
+
+// CheckPlan checks every fork line of a journal whose header matched
+// (JournalHeader.Check) against the plan p it is to resume: the key it
+// names is its run's, its fork is one of the run's, and its result is
+// what a fork of that run can report (CheckFork). A journal is a file
+// anyone may have edited; its header proves only where it came from.
+func (st *JournalState) CheckPlan(p *plan.Plan) error {
+	for i := range st.Forks {
+		f := &st.Forks[i]
+		if f.Run < 0 || f.Run >= len(p.Runs) {
+			return fmt.Errorf("%s:%d: fork %d of run %d; the plan has %d runs", st.path, st.lines[i], f.Fork, f.Run, len(p.Runs))
+		}
+		r := &p.Runs[f.Run]
+		if st.keys[i] != r.Key {
+			return fmt.Errorf("%s:%d: key %q, but run %d of the plan is %s", st.path, st.lines[i], st.keys[i], f.Run, r.Key)
+		}
+		if err := CheckFork(r, f); err != nil {
+			return fmt.Errorf("%s:%d: %v", st.path, st.lines[i], err)
+		}
+	}
+	return nil
 }
 
 // LoadJournal reads the journal at path.
@@ -139,7 +164,7 @@ func LoadJournal(path string) (*JournalState, error) {
 
 // parseJournal reads the journal data of the file path.
 func parseJournal(path string, data []byte) (*JournalState, error) {
-	st := &JournalState{}
+	st := &JournalState{path: path}
 	seen := map[forkID]int{}
 	for n := 1; len(data) > 0; n++ {
 		i := bytes.IndexByte(data, '\n')
@@ -173,6 +198,8 @@ func parseJournal(path string, data []byte) (*JournalState, error) {
 			}
 			seen[id] = n
 			st.Forks = append(st.Forks, f)
+			st.keys = append(st.keys, rec.Key)
+			st.lines = append(st.lines, n)
 			st.Ended, st.Complete = false, false
 		case rec.End != nil:
 			st.Ended, st.Complete = true, rec.End.Complete
@@ -241,13 +268,19 @@ func (j *Journal) Path() string { return j.path }
 
 // Append records a finished fork of the run with key.
 func (j *Journal) Append(key string, f *protocol.ForkResult) error {
-	return j.write(journalLine{Key: key, Fork: f})
+	if err := j.write(journalLine{Key: key, Fork: f}); err != nil {
+		return err
+	}
+	return j.named()
 }
 
 // End records that the batch ended; complete reports whether it ran
 // everything it planned.
 func (j *Journal) End(complete bool) error {
-	return j.write(journalLine{End: &journalEnd{Time: time.Now(), Complete: complete}})
+	if err := j.write(journalLine{End: &journalEnd{Time: time.Now(), Complete: complete}}); err != nil {
+		return err
+	}
+	return j.named()
 }
 
 // Close closes the journal file.
@@ -265,6 +298,22 @@ func (j *Journal) write(rec journalLine) error {
 	}
 	if err := j.f.Sync(); err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	return nil
+}
+
+// named reports an error unless the journal's path still names its file.
+func (j *Journal) named() error {
+	// The file is held open, so the records go on disk whatever happens
+	// to its name; but a journal that no longer has its name cannot be
+	// resumed. Forks run in directories of their own, so this takes a
+	// deliberate deletion or a concurrent batch.
+	own, err := j.f.Stat()
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	if fi, err := os.Stat(j.path); err != nil || !os.SameFile(fi, own) {
+		return fmt.Errorf("journal %s was deleted or replaced while the batch ran; the batch cannot be resumed from it", j.path)
 	}
 	return nil
 }

@@ -57,10 +57,14 @@ type process struct {
 	pipeClosed bool     // the fork closed its result pipe while running
 	reaped     bool     // the group has been checked and ended after the exit
 	strays     []string // processes found in the group after the fork exited, as "pid (name)"
+	escaped    []string // processes of the fork found outside its group after it exited
+	mark       string   // the batch's protocol.EnvBatch value
+	since      uint64   // clock ticks after boot before the fork started
 }
 
-// startProcess starts exe as a fork with env in a process group of its
-// own, with ResultFD as the write end of the result pipe.
+// startProcess starts exe as a fork in directory dir ("": this
+// process's) with env in a process group of its own, with ResultFD as the
+// write end of the result pipe.
 //
 // The fork is killed with SIGKILL if the parent dies (Pdeathsig). Linux
 // sends that signal when the thread that started the child exits, not
@@ -68,7 +72,7 @@ type process struct {
 // goroutine was locked to it. So the fork is started and waited for by a
 // goroutine locked to its thread: that thread lives at least as long as
 // the fork does.
-func startProcess(exe string, env []string, tailBytes int) (*process, error) {
+func startProcess(exe, dir string, env []string, mark string, tailBytes int) (*process, error) {
 	rr, rw, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("creating the result pipe: %w", err)
@@ -81,6 +85,7 @@ func startProcess(exe string, env []string, tailBytes int) (*process, error) {
 	}
 	cmd := exec.Command(exe)
 	cmd.Env = env
+	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = ow, ow
 	cmd.ExtraFiles = []*os.File{rw} // fd 3 = protocol.ResultFD
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -91,6 +96,8 @@ func startProcess(exe string, env []string, tailBytes int) (*process, error) {
 		outDone: make(chan struct{}),
 		msgs:    make(chan lineMsg),
 		exited:  make(chan struct{}),
+		mark:    mark,
+		since:   bootTicks(),
 	}
 	waited, err := child.StartLocked(cmd)
 	// The fork has its own copies of the write ends (or never will).
@@ -101,12 +108,14 @@ func startProcess(exe string, env []string, tailBytes int) (*process, error) {
 		or.Close()
 		return nil, err
 	}
+	p.pid = cmd.Process.Pid
+	started.Store(p.pid, true)
 	go func() {
 		p.werr = <-waited
 		p.state = cmd.ProcessState
+		started.Delete(p.pid)
 		close(p.exited)
 	}()
-	p.pid = cmd.Process.Pid
 	go func() {
 		io.Copy(io.MultiWriter(p.out, &p.watch), or)
 		close(p.outDone)
@@ -158,6 +167,12 @@ func (p *process) reap() {
 		}
 	}
 	syscall.Kill(-p.pid, syscall.SIGKILL)
+	// Then what left the group. Killed either way; named only when the
+	// fork ended by itself (a fork the parent killed had no chance to end
+	// its children).
+	if escaped := sweep(p.mark, p.since, true); !p.killed {
+		p.escaped = escaped
+	}
 }
 
 // finish waits for the fork to exit (killing it when it does not within

@@ -81,6 +81,10 @@ func openJournal(e *Env, p *plan.Plan, exe, path string, resumed *executor.Journ
 			e.Errorf("cannot resume %s: %v", path, err)
 			return nil, false
 		}
+		if err := resumed.CheckPlan(p); err != nil {
+			e.Errorf("cannot resume %s: %v", path, err)
+			return nil, false
+		}
 		j, err := executor.OpenJournal(path, resumed)
 		if err != nil {
 			e.Errorf("%v", err)

@@ -168,17 +168,20 @@ func processes() {
 }
 
 // startChild starts this binary as a sleeping child process.
-func startChild(b *benchspec.B) *exec.Cmd { return startChildAttr(b, nil) }
+// Its environment is the fork's less every BENCHSPEC_ variable.
+func startChild(b *benchspec.B) *exec.Cmd { return startChildAttr(b, nil, "") }
 
-// startChildAttr is startChild with the child's process attributes.
-func startChildAttr(b *benchspec.B, attr *syscall.SysProcAttr) *exec.Cmd {
+// startChildAttr is startChild with the child's process attributes,
+// keeping the BENCHSPEC_ variable keep, if any, as a child that does not
+// clean its environment would.
+func startChildAttr(b *benchspec.B, attr *syscall.SysProcAttr, keep string) *exec.Cmd {
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
 	}
 	cmd := exec.Command(exe)
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "BENCHSPEC_") {
+		if !strings.HasPrefix(kv, "BENCHSPEC_") || keep != "" && strings.HasPrefix(kv, keep+"=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
@@ -230,15 +233,17 @@ func hostile() {
 		}
 	})
 	// Start a child in a session, or a process group, of its own: out
-	// of reach of a kill of the fork's group.
+	// of reach of a kill of the fork's group. The first keeps the
+	// batch's mark in its environment (as `setsid cmd &` in a script
+	// would), the second clears it.
 	benchspec.Register("fault.setsid", func(b *benchspec.B) {
-		child := startChildAttr(b, &syscall.SysProcAttr{Setsid: true})
+		child := startChildAttr(b, &syscall.SysProcAttr{Setsid: true}, "BENCHSPEC_BATCH")
 		record(b, "setsid", child.Process.Pid)
 		for b.Loop() {
 		}
 	})
 	benchspec.Register("fault.setpgid", func(b *benchspec.B) {
-		child := startChildAttr(b, &syscall.SysProcAttr{Setpgid: true})
+		child := startChildAttr(b, &syscall.SysProcAttr{Setpgid: true}, "")
 		record(b, "setpgid", child.Process.Pid)
 		for b.Loop() {
 		}

@@ -23,6 +23,10 @@ const (
 	// user sets; children of a fork must not inherit it, nor
 	// EnvAssignment.
 	EnvGuard = "BENCHSPEC_GUARD"
+	// EnvBatch marks every fork of a batch, and so what the forks start,
+	// which inherits it: the executor and the guard find the processes a
+	// fork left behind outside its process group by it.
+	EnvBatch = "BENCHSPEC_BATCH"
 )
 
 // Assignment is what one fork must do.

@@ -195,6 +195,14 @@ func ServeBodies(lookup BodyLookup) int {
 			return body.Run(&a, clock, SystemRand(), emit)
 		}
 	}
+	// A signal the benchmark sends its parent must not stop the batch.
+	if ppid := os.Getppid(); ppid > 1 {
+		pgrp, err := syscall.Getpgid(ppid)
+		if err != nil {
+			pgrp = ppid
+		}
+		ShieldParent(ppid, pgrp)
+	}
 	clock := SystemClock()
 	cal := CalibrateFork(clock)
 	if err := send(&protocol.Message{Type: protocol.MsgHello, PID: os.Getpid(), Timer: &cal}); err != nil {

@@ -1,0 +1,210 @@
+package executor
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/benchspec/benchspec/internal/protocol"
+)
+
+// Killing a fork's process group ends what it started in the group, but
+// a process may leave the group (setpgid) or the session (setsid), as
+// daemons and `setsid cmd &` do. Two things find those:
+//
+//   - While Execute runs, the parent is a child subreaper
+//     (PR_SET_CHILD_SUBREAPER): an orphan among a fork's descendants is
+//     reparented to the parent rather than to init. Once a fork has
+//     exited, every child of the parent that the parent did not start,
+//     that started after the fork did, and that left the parent's process
+//     group is the fork's.
+//   - Every fork of a batch has protocol.EnvBatch=MARK in its
+//     environment, which what it starts inherits. A process started after
+//     the fork that carries the mark is the fork's, wherever it was
+//     reparented. This is also how the guard, which is not an ancestor of
+//     the forks, finds them after the parent was killed.
+//
+// Both are swept after every fork: each process found is killed and named
+// in the fork's failure. A descendant that both cleared its environment
+// and was reparented elsewhere than the parent (the parent was killed, or
+// a subreaper of its own in between) is not found: that takes a
+// deliberate effort, not an accident.
+
+// started are the processes the executor started and has not yet reaped
+// (forks and guards), by PID: the sweeps leave them alone, even those of
+// another Execute running in the same process.
+var started sync.Map
+
+// subreaper counts the Execute calls that need the process to be a child
+// subreaper; the first sets it, the last restores what it was.
+var subreaper struct {
+	sync.Mutex
+	n    int
+	prev int
+}
+
+// beSubreaper makes this process a child subreaper until the returned
+// function is called. It fails silently where prctl does (not Linux, or
+// a kernel before 3.4): the environment mark still finds most escapees.
+func beSubreaper() (restore func()) {
+	subreaper.Lock()
+	defer subreaper.Unlock()
+	if subreaper.n == 0 {
+		var prev int32
+		unix.Prctl(unix.PR_GET_CHILD_SUBREAPER, uintptr(unsafe.Pointer(&prev)), 0, 0, 0)
+		subreaper.prev = int(prev)
+		unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	}
+	subreaper.n++
+	return func() {
+		subreaper.Lock()
+		defer subreaper.Unlock()
+		if subreaper.n--; subreaper.n == 0 {
+			unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, uintptr(subreaper.prev), 0, 0, 0)
+		}
+	}
+}
+
+// newBatchMark returns a mark unique to one batch, for protocol.EnvBatch.
+func newBatchMark() string {
+	return fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
+}
+
+// bootTicks is the current time in clock ticks since boot, the unit of a
+// process's start time in /proc/PID/stat, less one tick so that a process
+// started right now does not compare as older.
+func bootTicks() uint64 {
+	data, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return 0
+	}
+	secs, err := strconv.ParseFloat(f[0], 64)
+	if err != nil || secs < 1 {
+		return 0
+	}
+	return uint64(secs*clockTicks) - 1
+}
+
+// clockTicks is USER_HZ, the unit of /proc's process times: 100 on every
+// Linux port that Go supports.
+const clockTicks = 100
+
+// sweep finds the processes a fork left behind outside its group — those
+// started at or after since that carry mark in their environment, and,
+// when adopted is set, this process's children that it did not start and
+// that left its process group — kills them, and returns them as
+// "PID (name)". It repeats until a pass finds none, since killing a
+// process hands its children on (to this process, a subreaper).
+func sweep(mark string, since uint64, adopted bool) []string {
+	self := os.Getpid()
+	pgrp := syscall.Getpgrp()
+	want := []byte("\x00" + protocol.EnvBatch + "=" + mark + "\x00")
+	var out []string
+	seen := map[int]bool{}
+	for pass := 0; pass < 100; pass++ {
+		dirs, err := os.ReadDir("/proc")
+		if err != nil {
+			return out
+		}
+		found := 0
+		for _, d := range dirs {
+			pid, err := strconv.Atoi(d.Name())
+			if err != nil || pid == self || seen[pid] {
+				continue
+			}
+			if _, ours := started.Load(pid); ours {
+				continue
+			}
+			p, ok := readProc(pid)
+			if !ok || p.start < since {
+				continue
+			}
+			child := adopted && p.ppid == self && p.pgid != pgrp
+			if p.state == 'Z' || p.state == 'X' {
+				if child {
+					reapChild(pid) // an adopted orphan that ended by itself
+				}
+				continue
+			}
+			if !child && !hasMark(pid, want) {
+				continue
+			}
+			name := processName(pid)
+			seen[pid] = true
+			found++
+			syscall.Kill(pid, syscall.SIGKILL)
+			out = append(out, fmt.Sprintf("%d (%s)", pid, name))
+			if p.ppid == self {
+				go reapChild(pid)
+			}
+		}
+		if found == 0 {
+			break
+		}
+	}
+	return out
+}
+
+// reapChild waits for a child this process adopted, so that it does not
+// stay a zombie.
+func reapChild(pid int) {
+	var ws unix.WaitStatus
+	unix.Wait4(pid, &ws, 0, nil)
+}
+
+// hasMark reports whether pid's environment holds want
+// ("\x00KEY=VALUE\x00"; the first variable has no NUL before it).
+func hasMark(pid int, want []byte) bool {
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		return false
+	}
+	return bytes.Contains(append([]byte{0}, env...), want)
+}
+
+// proc is what /proc/PID/stat says of a process.
+type proc struct {
+	state      byte
+	ppid, pgid int
+	start      uint64 // clock ticks after boot
+}
+
+// readProc reads /proc/PID/stat.
+func readProc(pid int) (proc, bool) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return proc{}, false
+	}
+	// pid (comm) state ppid pgrp session tty_nr tpgid flags minflt
+	// cminflt majflt cmajflt utime stime cutime cstime priority nice
+	// num_threads itrealvalue starttime ...; comm may hold spaces and
+	// parentheses.
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return proc{}, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 || len(f[0]) != 1 {
+		return proc{}, false
+	}
+	ppid, err1 := strconv.Atoi(f[1])
+	pgid, err2 := strconv.Atoi(f[2])
+	start, err3 := strconv.ParseUint(f[19], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return proc{}, false
+	}
+	return proc{state: f[0][0], ppid: ppid, pgid: pgid, start: start}, true
+}
