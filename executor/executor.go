@@ -12,15 +12,54 @@
 //   - Every fork runs in a process group of its own, which is killed
 //     whenever the fork ends, so that nothing it started outlives it. A
 //     fork that exits leaving processes in its group fails for it.
+//   - Processes that left the group (setsid, setpgid) are found too,
+//     killed, and fail the fork: the parent is a child subreaper while it
+//     runs forks, and every fork carries the batch's mark
+//     (protocol.EnvBatch) in its environment (see escape.go).
 //   - A fork that reports nothing for its run's timeout is asked for a
 //     goroutine dump (SIGQUIT), then killed: the cause names the iteration
 //     ("timed out after 2s in measurement iteration 3") and, when every
 //     goroutine was blocked, the deadlock.
 //   - Forks die with the parent: Pdeathsig kills a fork when the parent
 //     dies, even by SIGKILL, and the guard process (Options.Guard,
-//     EnvGuard) then kills what the fork had started.
+//     EnvGuard) then kills what the fork had started: its group, and
+//     every process carrying the batch's mark.
 //   - BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA in a run's env bound
 //     its forks' memory with a hard resource limit (see limits.go).
+//   - The batch's files are out of a fork's reach by accident: a suite's
+//     fork runs in a scratch directory of its own (removed afterwards; a
+//     package's fork runs its test binary in the package's directory, as
+//     go test does, for testdata), the parent hands forks absolute paths,
+//     and the journal stops the batch if its name is deleted or replaced.
+//     The worker makes the kernel refuse the signals a fork, or anything
+//     it starts, sends to the parent or the parent's process group
+//     (worker.ShieldParent): `kill $PPID` in a benchmark does not stop
+//     the batch.
+//
+// # What the parent checks, and what a fork can still forge
+//
+// The parent checks every fork's stream against the fork's run as it
+// arrives (stream.go): a hello first; then warmup iterations 1..W and
+// measurement iterations 1..M, each exactly once and in that order, with
+// finite, non-negative numbers and operations that took time; then
+// exactly one done, and nothing after it. Anything else fails the run
+// with its cause ("the fork reported done before measurement iteration
+// 2 (the run has 1 warmup and 2 measurement iterations)"). So a
+// benchmark can no longer, by accident — a stray write to file
+// descriptor 3, a half-written stream, an early os.Exit(0) after a
+// partial one, a duplicated or skipped iteration, a division by zero —
+// turn into a result.
+//
+// A benchmark runs in the fork's process, though, with its privileges:
+// on purpose it can still write a complete, well-formed stream of
+// invented numbers on file descriptor 3 and exit, or tamper with the
+// worker's memory or clock. Nothing a process says about itself proves
+// what it measured; benchspec guards against accidents and mistakes, not
+// against the code it was asked to run. The same holds for the journal:
+// --resume checks every line against the plan (JournalState.CheckPlan),
+// which catches a line edited by mistake or out of place, but a
+// plausible number typed in by hand is indistinguishable from a
+// measured one.
 //
 // A batch survives its own interruption through its journal (Journal):
 // every finished fork is on disk as soon as it ends, and a resumed batch

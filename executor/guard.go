@@ -19,7 +19,8 @@ import (
 // The parent tells it, on the guard's stdin, the process group of every
 // fork it starts ("+PGID") and ends ("-PGID"). When its stdin reaches EOF
 // — the parent closed it, or died, even by SIGKILL — the guard kills the
-// groups it still knows and exits.
+// groups it still knows, then every process that carries the batch's mark
+// (protocol.EnvBatch; EnvGuard's value is the mark), and exits.
 //
 // Pdeathsig alone kills only the fork itself when the parent dies; the
 // processes the fork started live on in its group. The guard ends them.

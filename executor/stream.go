@@ -142,6 +142,11 @@ func checkValues(r *plan.Run, it *protocol.Iteration) error {
 	if it.TimeNs == 0 {
 		return fmt.Errorf("%v operations in no time", it.Ops)
 	}
+	// Every timed window is a whole number of nanoseconds of at least 1
+	// (a mean of such over threads in thrpt mode).
+	if it.TimeNs < 1 {
+		return fmt.Errorf("a time of %v ns, less than the clock's nanosecond", it.TimeNs)
+	}
 	return nil
 }
 

@@ -149,6 +149,7 @@ func TestResumeRefusesTamperedJournal(t *testing.T) {
 		"fork range":           {`"fork":\{"run":0,"fork":2`, `"fork":{"run":0,"fork":7`, ":3: fork 7 of fault.ok:avgt, which has 2 fork(s)"},
 		"warmup flag":          {`"fork":1,"warmup":false`, `"fork":1,"warmup":true`, ":2: fork 1 of fault.ok:avgt recorded with warmup true; it is a measured fork"},
 		"no time":              {`"time_ns":[0-9.e+]+`, `"time_ns":0`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: "},
+		"sub-nanosecond time":  {`"time_ns":[0-9.e+]+`, `"time_ns":1e-300`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: a time of 1e-300 ns, less than the clock's nanosecond"},
 		"negative ops":         {`"ops":[0-9.e+]+`, `"ops":-5`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: negative result (ops -5"},
 		"an iteration missing": {`,\{"phase":"measurement","index":2,[^{}]*\}`, ``, ":2: fork 1 of fault.ok:avgt ends before measurement iteration 2 (the run has 1 warmup and 2 measurement iterations)"},
 	} {
