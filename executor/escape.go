@@ -107,7 +107,10 @@ const clockTicks = 100
 // that left its process group — kills them, and returns them as
 // "PID (name)". It repeats until a pass finds none, since killing a
 // process hands its children on (to this process, a subreaper).
-func sweep(mark string, since uint64, adopted bool) []string {
+//
+// Members of process group skip (the fork's, killed and named already,
+// perhaps not yet dead) are left out; 0 skips none.
+func sweep(mark string, since uint64, adopted bool, skip int) []string {
 	self := os.Getpid()
 	pgrp := syscall.Getpgrp()
 	want := []byte("\x00" + protocol.EnvBatch + "=" + mark + "\x00")
@@ -128,14 +131,17 @@ func sweep(mark string, since uint64, adopted bool) []string {
 				continue
 			}
 			p, ok := readProc(pid)
-			if !ok || p.start < since {
+			if !ok {
 				continue
 			}
 			child := adopted && p.ppid == self && p.pgid != pgrp
 			if p.state == 'Z' || p.state == 'X' {
 				if child {
-					reapChild(pid) // an adopted orphan that ended by itself
+					reapChild(pid) // an adopted orphan that has ended
 				}
+				continue
+			}
+			if p.start < since || skip != 0 && p.pgid == skip {
 				continue
 			}
 			if !child && !hasMark(pid, want) {

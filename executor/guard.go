@@ -65,7 +65,7 @@ func Guard() int {
 	// Then the processes of the batch's forks that left their groups:
 	// they carry the batch's mark (EnvGuard's value).
 	if mark := os.Getenv(protocol.EnvGuard); len(mark) > 1 {
-		sweep(mark, 0, false)
+		sweep(mark, 0, false, 0)
 	}
 	return 0
 }

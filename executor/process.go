@@ -166,11 +166,17 @@ func (p *process) reap() {
 			p.strays = append(p.strays, fmt.Sprintf("%d (%s)", pid, processName(pid)))
 		}
 	}
+	members := groupMembers(p.pid)
 	syscall.Kill(-p.pid, syscall.SIGKILL)
+	// The fork has exited: its group's members are this process's
+	// children now (a subreaper), to be reaped once they die.
+	for _, pid := range members {
+		go reapChild(pid)
+	}
 	// Then what left the group. Killed either way; named only when the
 	// fork ended by itself (a fork the parent killed had no chance to end
 	// its children).
-	if escaped := sweep(p.mark, p.since, true); !p.killed {
+	if escaped := sweep(p.mark, p.since, true, p.pid); !p.killed {
 		p.escaped = escaped
 	}
 }
