@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sort"
 	"strconv"
@@ -139,6 +140,17 @@ func buildRun(r *plan.Run, forks []protocol.ForkResult, gomaxprocs int) (run Run
 		run.Status = StatusFailed
 		run.Error = fmt.Sprintf("incomplete: %d of %d measured forks ran", len(measured), want)
 		return run, false
+	}
+	switch timed, untimed := timedCount(measured); {
+	case untimed > 0 && timed > 0:
+		run.Status = StatusFailed
+		run.Error = fmt.Sprintf("%d measurement iterations reported a time per op and %d removed it (b.ReportMetric(0, \"ns/op\")): there is no one primary metric", timed, untimed)
+		return run, true
+	case untimed > 0:
+		// The benchmark removed ns/op: as under go test, its own metrics
+		// are its results, and there is no score.
+		addSecondary(run.SecondaryMetrics, measured)
+		return run, true
 	}
 	samples := mergeSamples(measured)
 	primary := primaryOf(r, unit, measured, samples)
@@ -281,7 +293,8 @@ func forkOf(mode spec.Mode, unit float64, f *protocol.ForkResult) Fork {
 			Ops:         Float(it.Ops),
 			TimeNs:      Float(it.TimeNs),
 			Invocations: it.Invocations,
-			Score:       Float(score(mode, unit, it)),
+			NoTime:      it.NoTime,
+			Score:       Float(iterScore(mode, unit, it)),
 		}
 		if it.Histogram != nil {
 			out.Iterations[i].Samples = it.Histogram.Count
@@ -320,4 +333,29 @@ func skipOf(forks []*protocol.ForkResult) (n int, reason string) {
 		}
 	}
 	return n, reason
+}
+
+// timedCount counts the measurement iterations that reported a time per
+// op and those that removed it (protocol.Iteration.NoTime).
+func timedCount(forks []*protocol.ForkResult) (timed, untimed int) {
+	for _, f := range forks {
+		for _, it := range f.Iterations {
+			switch {
+			case it.Phase != protocol.PhaseMeasurement:
+			case it.NoTime:
+				untimed++
+			default:
+				timed++
+			}
+		}
+	}
+	return timed, untimed
+}
+
+// iterScore is an iteration's score; NaN for one without a time.
+func iterScore(mode spec.Mode, unit float64, it *protocol.Iteration) float64 {
+	if it.NoTime {
+		return math.NaN()
+	}
+	return score(mode, unit, it)
 }

@@ -171,12 +171,20 @@ func (r *Run) Skipped() bool { return r.Status == StatusSkipped }
 // failed or skipped.
 func (r *Run) NoScore() bool { return r.Status != StatusOK || r.Primary == nil }
 
-// Outcome is a run's failure or skip in one line, for notes: the error,
-// or "skipped: " and the reason.
+// NoTime reports whether the run succeeded without a time per op: a go
+// test benchmark that removed it (b.ReportMetric(0, "ns/op")) and has
+// its own metrics only, in SecondaryMetrics.
+func (r *Run) NoTime() bool { return r.Status == StatusOK && r.Primary == nil }
+
+// Outcome is in one line, for notes, why a run has no score: the error,
+// "skipped: " and the reason, or the removed time per op.
 func (r *Run) Outcome() string {
 	text := r.Error
-	if r.Skipped() {
+	switch {
+	case r.Skipped():
 		text = "skipped: " + r.SkipReason
+	case r.NoTime():
+		text = `no time per op: the benchmark removed it (b.ReportMetric(0, "ns/op")); its own metrics are its results`
 	}
 	return strings.Join(strings.Fields(text), " ")
 }
@@ -299,6 +307,9 @@ type Iteration struct {
 	Invocations uint64           `json:"invocations"`
 	Score       Float            `json:"score"`             // IterationScore, in the run's unit
 	Samples     uint64           `json:"samples,omitempty"` // sample mode
+	// NoTime marks an iteration without a time per op: the go test
+	// benchmark removed it (b.ReportMetric(0, "ns/op")); Score is null.
+	NoTime bool `json:"no_time,omitempty"`
 	Metrics     map[string]Float `json:"metrics,omitempty"`
 }
 

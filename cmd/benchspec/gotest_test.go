@@ -251,3 +251,42 @@ func TestGoBenchPairsWithGoTestOutput(t *testing.T) {
 		t.Errorf("configuration and names (-go test +benchspec):\n%s\ngo test:\n%s\nbenchspec:\n%s", d, theirs, ours)
 	}
 }
+
+// b.ReportMetric(0, "ns/op") removes the time per op, which go test
+// accepts: the run is ok, with the benchmark's own metrics only, in
+// every format.
+func TestRunCustomMetricsOnly(t *testing.T) {
+	t.Setenv("BENCHSPEC_CACHE", t.TempDir())
+	status, rep, out := runSubbench(t, "    include: '^BenchmarkCustomOnly$'\n")
+	if status != exitOK || len(rep.Runs) != 1 {
+		t.Fatalf("run = %d with %d runs, want 0 and one", status, len(rep.Runs))
+	}
+	r := rep.Runs[0]
+	if r.Status != report.StatusOK || r.Primary != nil || !r.NoTime() {
+		t.Fatalf("run %s: status %s (%s), primary %v; want ok without a primary metric", r.Benchmark, r.Status, r.Error, r.Primary)
+	}
+	if m, ok := r.SecondaryMetrics["widgets/op"]; !ok || float64(m.Score) != 42 || m.Count != 2 {
+		t.Errorf("widgets/op = %+v, want 42 over 2 iterations", m)
+	}
+	_, text, _ := runCmd(t, "report", out, "--format", "text")
+	if !strings.Contains(text, "NO TIME") || !strings.Contains(text, "CustomOnly:widgets/op") {
+		t.Errorf("text report:\n%s\nwant NO TIME and the widgets/op row", text)
+	}
+	_, gobench, _ := runCmd(t, "report", out, "--format", "gobench")
+	n := 0
+	br := benchfmt.NewReader(strings.NewReader(gobench), "gobench")
+	for br.Scan() {
+		if res, ok := br.Result().(*benchfmt.Result); ok {
+			n++
+			if _, ok := res.Value("sec/op"); ok {
+				t.Errorf("gobench line %s has a time per op", res.Name)
+			}
+			if v, ok := res.Value("widgets/op"); !ok || v != 42 {
+				t.Errorf("gobench line %s: widgets/op %v, want 42", res.Name, v)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("gobench has %d result lines, want 2:\n%s", n, gobench)
+	}
+}

@@ -77,7 +77,7 @@ func (GoBench) Render(w io.Writer, r *report.Report) error {
 			}
 			continue
 		}
-		if run.NoScore() {
+		if run.NoScore() && !run.NoTime() {
 			if _, err := fmt.Fprintf(w, "--- FAIL: Benchmark%s\n    %s\n", name, OneLine(run.Error)); err != nil {
 				return err
 			}
@@ -99,11 +99,15 @@ func (GoBench) Render(w io.Writer, r *report.Report) error {
 			}
 			first := true
 			for _, it := range f.Iterations {
-				if it.Phase != protocol.PhaseMeasurement || !it.Score.Valid() {
+				if it.Phase != protocol.PhaseMeasurement || !it.Score.Valid() && !it.NoTime {
 					continue
 				}
-				res := &benchfmt.Result{Config: config, Name: benchfmt.Name(name), Iters: max(int(math.Round(float64(it.Ops))), 1),
-					Values: []benchfmt.Value{{Value: sig6(float64(it.Score) * scale), Unit: unit}}}
+				res := &benchfmt.Result{Config: config, Name: benchfmt.Name(name), Iters: max(int(math.Round(float64(it.Ops))), 1)}
+				if !it.NoTime {
+					// As go test, without ns/op when the benchmark
+					// removed it: its own metrics only.
+					res.Values = []benchfmt.Value{{Value: sig6(float64(it.Score) * scale), Unit: unit}}
+				}
 				res.Values = appendMetrics(res.Values, it.Metrics)
 				if first {
 					res.Values = appendMetrics(res.Values, f.Metrics)

@@ -104,15 +104,18 @@ func Rows(r *report.Report) ([]Row, []Note) {
 			n := Note{N: len(notes) + 1, Label: RunLabel(run), Reason: run.Outcome()}
 			notes = append(notes, n)
 			rows = append(rows, Row{Run: run, Name: run.DisplayName(), Note: n.N})
-			continue
+			if !run.NoTime() {
+				continue
+			}
+		} else {
+			primary := Row{Run: run, Name: run.DisplayName(), Metric: run.Primary}
+			for _, d := range run.Diagnostics {
+				n := Note{N: len(notes) + 1, Label: RunLabel(run), Reason: DiagnosticLine(d), Diagnostic: true}
+				notes = append(notes, n)
+				primary.Marks = append(primary.Marks, n.N)
+			}
+			rows = append(rows, primary)
 		}
-		primary := Row{Run: run, Name: run.DisplayName(), Metric: run.Primary}
-		for _, d := range run.Diagnostics {
-			n := Note{N: len(notes) + 1, Label: RunLabel(run), Reason: DiagnosticLine(d), Diagnostic: true}
-			notes = append(notes, n)
-			primary.Marks = append(primary.Marks, n.N)
-		}
-		rows = append(rows, primary)
 		for _, name := range sortedKeys(run.SecondaryMetrics) {
 			m := run.SecondaryMetrics[name]
 			rows = append(rows, Row{Run: run, Name: run.DisplayName() + ":" + name, Metric: &m, Secondary: true,
@@ -183,8 +186,11 @@ func sortedKeys[V any](m map[string]V) []string {
 // NoScoreLabel stands in a table for the score of a run without one:
 // FAILED, or SKIPPED for a benchmark that skipped itself.
 func NoScoreLabel(run *report.Run) string {
-	if run.Skipped() {
+	switch {
+	case run.Skipped():
 		return "SKIPPED"
+	case run.NoTime():
+		return "NO TIME"
 	}
 	return "FAILED"
 }

@@ -76,4 +76,8 @@ type Iteration struct {
 	// [start, end] clock readings in ns: evidence that the threads ran at
 	// the same time.
 	Windows [][2]int64 `json:"windows,omitempty"`
+	// NoTime marks an iteration of a go test benchmark that removed its
+	// time per op with b.ReportMetric(0, "ns/op"), as go test allows:
+	// TimeNs is 0 and no measurement, Metrics hold what it reported.
+	NoTime bool `json:"no_time,omitempty"`
 }

@@ -159,7 +159,11 @@ func (l *Log) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 		l.printf("Result %q:\n  SKIPPED: %s\n\n", r.Benchmark, run.SkipReason)
 		return
 	}
-	l.printf("Result %q:\n%s\n", r.Benchmark, summary(run.Primary, r.Mode.Samples()))
+	if run.NoTime() {
+		l.printf("Result %q:\n  %s\n\n", r.Benchmark, run.Outcome())
+	} else {
+		l.printf("Result %q:\n%s\n", r.Benchmark, summary(run.Primary, r.Mode.Samples()))
+	}
 	for _, d := range run.Diagnostics {
 		l.printf("%s\n", format.Wrap("  "+d.Severity+" "+d.Code+": "+format.OneLine(d.Message), "    ", l.width))
 	}

@@ -296,12 +296,21 @@ func resultIteration(res *benchfmt.Result, a *protocol.Assignment) (protocol.Ite
 		}
 		metrics[unit] = val
 	}
-	if !found || res.Iters <= 0 {
-		return protocol.Iteration{}, fmt.Errorf("%s: a result without ns/op or iterations: %q", a.Run.GoTest.Name, res.Name)
+	if res.Iters <= 0 {
+		return protocol.Iteration{}, fmt.Errorf("%s: a result without iterations: %q", a.Run.GoTest.Name, res.Name)
 	}
 	s := &a.Run.Settings
-	return testingIteration(res.Iters, nsPerOp*float64(res.Iters), metrics, a.Run.Mode,
-		float64(s.OpsPerInvocation), float64(max(s.Measurement.BatchSize, 1))), nil
+	it := testingIteration(res.Iters, nsPerOp*float64(res.Iters), metrics, a.Run.Mode,
+		float64(s.OpsPerInvocation), float64(max(s.Measurement.BatchSize, 1)))
+	if !found {
+		// b.ReportMetric(0, "ns/op") removes the time per op, which go
+		// test accepts: the run has the benchmark's own metrics only.
+		if len(metrics) == 0 {
+			return protocol.Iteration{}, fmt.Errorf("%s: a result without ns/op and without any other metric: %q", a.Run.GoTest.Name, res.Name)
+		}
+		it.NoTime = true
+	}
+	return it, nil
 }
 
 // childEnv is this process's environment without the assignment: the

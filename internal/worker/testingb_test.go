@@ -298,3 +298,26 @@ func TestTestBinaryArgs(t *testing.T) {
 		t.Errorf("thrpt job (-want +got):\n%s", diff)
 	}
 }
+
+// A result without ns/op (b.ReportMetric(0, "ns/op")) is an iteration
+// without a time, with the benchmark's own metrics; a line with no value
+// at all is no result.
+func TestReadResultsWithoutTimePerOp(t *testing.T) {
+	head := "\x16procs\t2\n\x16begin\tBenchmarkIndex\tmeasurement\t1\n"
+	var its []protocol.Iteration
+	_, err := readResults(strings.NewReader(head+"BenchmarkIndex-2   \t 100\t 42.00 widgets/op\n\x16end\n"), packageAssignment(spec.ModeAverageTime, 0, 1, 1), func(it *protocol.Iteration) error {
+		its = append(its, *it)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []protocol.Iteration{{Phase: "measurement", Index: 1, Ops: 100 * 2, Invocations: 100, NoTime: true, Metrics: map[string]float64{"widgets/op": 42}}}
+	if d := cmp.Diff(want, its); d != "" {
+		t.Errorf("iterations (-want +got):\n%s", d)
+	}
+	_, err = readResults(strings.NewReader(head+"BenchmarkIndex-2   \t 100\n\x16end\n"), packageAssignment(spec.ModeAverageTime, 0, 1, 1), func(*protocol.Iteration) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "BenchmarkIndex did not run") {
+		t.Errorf("err = %v, want a line without values not counted", err)
+	}
+}

@@ -171,6 +171,9 @@ func comparePair(base, new *report.Run, opts Options) Pair {
 	p.Better = Better(p.Unit)
 	p.Base, p.New = sideOf(base, 1), sideOf(new, 1)
 	switch {
+	case base.NoTime() || new.NoTime():
+		p.Verdict, p.Reason = Inconclusive, "no time per op: the benchmark removed it (b.ReportMetric(0, \"ns/op\"))"
+		return p
 	case base.Skipped() || new.Skipped():
 		p.Verdict, p.Reason = Inconclusive, "skipped: "+oneLine(base.SkipReason+new.SkipReason)
 		return p
