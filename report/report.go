@@ -300,17 +300,17 @@ type Timer struct {
 
 // Iteration is one warmup or measurement iteration of a fork.
 type Iteration struct {
-	Phase       string           `json:"phase"`
-	Index       int              `json:"index"`
-	Ops         Float            `json:"ops"`
-	TimeNs      Float            `json:"time_ns"`
-	Invocations uint64           `json:"invocations"`
-	Score       Float            `json:"score"`             // IterationScore, in the run's unit
-	Samples     uint64           `json:"samples,omitempty"` // sample mode
+	Phase       string `json:"phase"`
+	Index       int    `json:"index"`
+	Ops         Float  `json:"ops"`
+	TimeNs      Float  `json:"time_ns"`
+	Invocations uint64 `json:"invocations"`
+	Score       Float  `json:"score"`             // IterationScore, in the run's unit
+	Samples     uint64 `json:"samples,omitempty"` // sample mode
 	// NoTime marks an iteration without a time per op: the go test
 	// benchmark removed it (b.ReportMetric(0, "ns/op")); Score is null.
-	NoTime bool `json:"no_time,omitempty"`
-	Metrics     map[string]Float `json:"metrics,omitempty"`
+	NoTime  bool             `json:"no_time,omitempty"`
+	Metrics map[string]Float `json:"metrics,omitempty"`
 }
 
 // Read decodes a JSON report. Fields it does not know are ignored, so that
