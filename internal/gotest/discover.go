@@ -112,14 +112,17 @@ func listRun(ctx context.Context, p *Package, driver string, funcs []string, l *
 		return nil, fmt.Errorf("listing the benchmarks (%s): %w", p.Binary, err)
 	}
 	pw.Close()
-	// A function that hangs at b.N = 1 is killed after the timeout,
-	// counted from when the previous one ended.
-	var watchdog *time.Timer
+	// A benchmark that hangs at b.N = 1 is killed after the timeout,
+	// counted from the test binary's last output on the descriptor (each
+	// sub-benchmark's result is one), so a function with many slow
+	// sub-benchmarks is not.
+	var in io.Reader = pr
 	if timeout > 0 {
-		watchdog = time.AfterFunc(timeout, func() { cmd.Process.Kill() })
+		watchdog := time.AfterFunc(timeout, func() { cmd.Process.Kill() })
 		defer watchdog.Stop()
+		in = progressReader{pr, func() { watchdog.Reset(timeout) }}
 	}
-	rd := testdriver.NewReader(pr)
+	rd := testdriver.NewReader(in)
 	seen := map[string]bool{}
 	var rerr error
 	for {
@@ -132,9 +135,6 @@ func listRun(ctx context.Context, p *Package, driver string, funcs []string, l *
 		}
 		l.Funcs[blk.Func] = leaves(blk, rd)
 		seen[blk.Func] = true
-		if watchdog != nil {
-			watchdog.Reset(timeout)
-		}
 	}
 	io.Copy(io.Discard, pr)
 	werr := cmd.Wait()
@@ -239,3 +239,17 @@ func (t *tail) Write(p []byte) (int, error) {
 }
 
 func (t *tail) String() string { return string(t.buf) }
+
+// progressReader calls progress after every read that got data.
+type progressReader struct {
+	r        io.Reader
+	progress func()
+}
+
+func (p progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.progress()
+	}
+	return n, err
+}
