@@ -67,6 +67,10 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 				errs = append(errs, terr...)
 				continue
 			}
+			if n := runCount(e, matched, sc.byName); n > MaxRuns-len(p.Runs) {
+				errs = append(errs, tooManyRuns(e, n, len(p.Runs)))
+				continue
+			}
 			for _, name := range matched {
 				b := sc.byName[name]
 				for _, mode := range e.Settings.Modes {
@@ -86,7 +90,7 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 							r.Key += fmt.Sprintf("#%d", seen[r.Key])
 						}
 						r.Estimate = estimate(&r)
-						p.Estimate += r.Estimate
+						p.Estimate = satAdd(p.Estimate, r.Estimate)
 						p.Runs = append(p.Runs, r)
 					}
 				}
@@ -227,15 +231,15 @@ func estimate(r *Run) time.Duration {
 	s := r.Settings
 	phase := func(it spec.Iterations) time.Duration {
 		if !r.Mode.TimedIterations() {
-			return time.Duration(it.Iterations) * ssIterationGuess
+			return satMul(it.Iterations, ssIterationGuess)
 		}
-		return time.Duration(it.Iterations) * it.Time
+		return satMul(it.Iterations, it.Time)
 	}
 	forks := s.WarmupForks + s.Forks
 	if s.Forks == 0 {
 		forks = 1
 	}
-	return time.Duration(forks) * (ForkOverhead + phase(s.Warmup) + phase(s.Measurement))
+	return satMul(forks, satAdd(ForkOverhead, satAdd(phase(s.Warmup), phase(s.Measurement))))
 }
 
 func dedup(xs []string) []string {

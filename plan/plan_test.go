@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +115,27 @@ func TestClosest(t *testing.T) {
 	names := []string{"counter.Inc1", "counter.Inc2", "log.Classic", "sqrt.Sunk"}
 	if got := strings.Join(closest(`^log\.Clasic$`, names, 1), ","); got != "log.Classic" {
 		t.Errorf("closest = %s", got)
+	}
+}
+
+// TestEstimateSaturates: the longest settings the schema allows (2000
+// forks of 100 000 iterations of 24h) overflow a time.Duration; the
+// estimate is then the longest one, never negative, and so is a plan's
+// sum of such runs.
+func TestEstimateSaturates(t *testing.T) {
+	s := spec.Settings{Forks: 1000, WarmupForks: 1000,
+		Warmup:      spec.Iterations{Iterations: 100000, Time: 24 * time.Hour},
+		Measurement: spec.Iterations{Iterations: 100000, Time: 24 * time.Hour}}
+	r := Run{Mode: spec.ModeAverageTime, Settings: s}
+	if got := estimate(&r); got != math.MaxInt64 {
+		t.Errorf("estimate = %v, want the longest duration", got)
+	}
+	r.Mode = spec.ModeSingleShot
+	want := 2000 * (ForkOverhead + 200000*ssIterationGuess)
+	if got := estimate(&r); got != want {
+		t.Errorf("single-shot estimate = %v, want %v", got, want)
+	}
+	if got := AddEstimates(math.MaxInt64, time.Second); got != math.MaxInt64 {
+		t.Errorf("AddEstimates(max, 1s) = %v, want the longest duration", got)
 	}
 }

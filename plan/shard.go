@@ -91,7 +91,7 @@ func Shard(p *Plan, i, n int) (*Plan, error) {
 		r := p.Runs[j]
 		r.Index = len(part.Runs)
 		part.Runs = append(part.Runs, r)
-		part.Estimate += r.Estimate
+		part.Estimate = satAdd(part.Estimate, r.Estimate)
 	}
 	return part, nil
 }
@@ -116,7 +116,7 @@ func Assign(p *Plan, n int) []int {
 				least = k
 			}
 		}
-		load[least] += p.Runs[j].Estimate
+		load[least] = satAdd(load[least], p.Runs[j].Estimate)
 		out[j] = least + 1
 	}
 	return out

@@ -26,7 +26,11 @@ type document struct {
 	bad    map[string]bool
 	errPtr map[string]bool // pointers that already have an error
 	errs   ErrorList
-	count  int // values converted so far, for maxValues
+	// omitted counts the errors dropped to keep errs within maxErrors
+	// (a file of a million duplicate keys would otherwise print them
+	// all).
+	omitted int
+	count   int // values converted so far, for maxValues
 	// aliasSite is the outermost alias being expanded, where an alias
 	// bomb is reported.
 	aliasSite *yaml.Node
@@ -42,9 +46,33 @@ func newDocument(path string) *document {
 	}
 }
 
-// errorAt records an error at a line and column.
+// errorAt records an error at a line and column. Only the first
+// maxErrors by position are kept; whenever twice as many have piled up,
+// the later ones are dropped and counted.
 func (d *document) errorAt(line, col int, format string, args ...any) {
 	d.errs = append(d.errs, &Error{Pos: Pos{File: d.path, Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)})
+	if len(d.errs) >= 2*maxErrors {
+		d.trimErrors()
+	}
+}
+
+// trimErrors sorts the errors and keeps the first maxErrors.
+func (d *document) trimErrors() {
+	d.errs = d.errs.sort()
+	if len(d.errs) > maxErrors {
+		d.omitted += len(d.errs) - maxErrors
+		d.errs = d.errs[:maxErrors:maxErrors]
+	}
+}
+
+// errorList returns the errors found, sorted, with a last element that
+// counts the omitted ones, if any.
+func (d *document) errorList() ErrorList {
+	d.trimErrors()
+	if d.omitted > 0 {
+		d.errs = append(d.errs, &Error{Pos: Pos{File: d.path}, Omitted: d.omitted})
+	}
+	return d.errs
 }
 
 // errorNode records an error at a node.

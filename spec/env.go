@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,10 +38,69 @@ func ParseSize(s string) (uint64, error) {
 	return n << shift, nil
 }
 
+// A spec may only run the suite's code and the packages of its own
+// module. The variables below would let the spec's env change which code
+// runs: in the fork itself, in anything it starts, and in a go command a
+// benchmark or the go test bridge runs with it. Each is refused at its
+// key, with its reason. Runtime settings of the code that does run
+// (GOGC, GOMAXPROCS, GOMEMLIMIT, GODEBUG, GOEXPERIMENT, which is read
+// only when compiling) stay allowed.
+var (
+	// refusedPrefixes name families of variables.
+	refusedPrefixes = []struct{ prefix, reason string }{
+		{"LD_", "the dynamic loader would load other code into every process (LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT)"},
+		{"DYLD_", "the dynamic loader would load other code into every process"},
+		{"CGO_", "cgo compiler and linker flags run other tools and link other code in a go command"},
+		{"BENCHSPEC_", "benchspec's own variables tell a process its role (fork, guard); a spec sets only BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA"},
+	}
+	// refusedNames are single variables.
+	refusedNames = map[string]string{
+		"GCONV_PATH":   "the C library would load character-conversion modules from it",
+		"GOTOOLCHAIN":  "the go command would download and run another toolchain",
+		"GOFLAGS":      "flags for every go command (-toolexec, -overlay, -modfile, -ldflags) run other code or build other sources",
+		"GOROOT":       "the go command and the compiler would use another toolchain and standard library",
+		"GOPATH":       "the go command would read modules from another cache",
+		"GOMODCACHE":   "the go command would read module sources from another directory",
+		"GOCACHE":      "the go command would link compiled objects from another build cache",
+		"GOENV":        "a go.env file can set every variable of this list",
+		"GOWORK":       "a workspace file replaces the module's dependencies with other directories",
+		"GOPROXY":      "the go command would fetch modules from elsewhere",
+		"GOSUMDB":      "the go command would not check downloaded modules against the checksum database",
+		"GONOSUMDB":    "the go command would not check downloaded modules against the checksum database",
+		"GONOSUMCHECK": "the go command would not check downloaded modules against the checksum database",
+		"GOPRIVATE":    "the go command would not check downloaded modules against the checksum database",
+		"GOINSECURE":   "the go command would fetch modules without TLS or checksums",
+		"GONOPROXY":    "the go command would fetch modules from elsewhere",
+		"GOVCS":        "the go command would fetch modules with other version-control tools",
+		"CC":           "the go command would run another C compiler",
+		"CXX":          "the go command would run another C++ compiler",
+		"FC":           "the go command would run another Fortran compiler",
+		"AR":           "the go command would run another archiver",
+		"PKG_CONFIG":   "the go command would run another pkg-config",
+	}
+)
+
+// RefusedEnv returns why a spec may not set the variable name, or "".
+func RefusedEnv(name string) string {
+	if slices.Contains(SizeVariables, name) {
+		return ""
+	}
+	if r, ok := refusedNames[name]; ok {
+		return r
+	}
+	for _, p := range refusedPrefixes {
+		if strings.HasPrefix(name, p.prefix) {
+			return p.reason
+		}
+	}
+	return ""
+}
+
 // checkEnv checks what the schema cannot say about an env mapping (of the
 // defaults or of an entry): that every variable name can be set in a
-// process's environment (not empty, no '=' or NUL), at the name, and that
-// the size variables parse, at the value.
+// process's environment (not empty, no '=' or NUL) and is not one a spec
+// may not set (RefusedEnv), at the name, and that the size variables
+// parse, at the value.
 func (d *document) checkEnv(ptr string, v any) {
 	env, ok := v.(map[string]any)
 	if !ok || d.errPtr[ptr] {
@@ -55,6 +115,10 @@ func (d *document) checkEnv(ptr string, v any) {
 		kp := ptr + "/" + escapeToken(k)
 		if k == "" || strings.ContainsAny(k, "=\x00") {
 			d.errorKey(kp, "%s: invalid variable name %q: it must not be empty or contain '=' or NUL", d.display(ptr), k)
+			continue
+		}
+		if why := RefusedEnv(k); why != "" {
+			d.errorKey(kp, "%s: a spec may not set %s: %s", d.display(ptr), k, why)
 			continue
 		}
 		s, ok := env[k].(string)

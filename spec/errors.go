@@ -64,7 +64,8 @@ func Errors(err error) []*Error {
 }
 
 // PrintErrors writes err to w, one problem per line as path:line:col:
-// message, and returns the number of problems written. An error without
+// message, and returns the number of problems it holds (a list cut short
+// ends in "… and N more errors", which counts N). An error without
 // positions (Errors returns nil) is written as a single line and counts as
 // one; a nil error writes nothing and returns 0.
 func PrintErrors(w io.Writer, err error) int {
@@ -76,10 +77,12 @@ func PrintErrors(w io.Writer, err error) int {
 		fmt.Fprintln(w, err)
 		return 1
 	}
+	n := 0
 	for _, e := range list {
 		fmt.Fprintln(w, e)
+		n += max(e.Omitted, 1)
 	}
-	return len(list)
+	return n
 }
 
 // Summary returns the one-line summary printed after checking spec files,
@@ -89,8 +92,12 @@ func Summary(files, errs int) string {
 }
 
 func plural(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, pluralWord(n, one, many))
+}
+
+func pluralWord(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + one
+		return one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return many
 }

@@ -4,16 +4,74 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
+	"syscall"
 )
 
 // ParseFile reads and parses the spec file at path. See Parse.
+//
+// Only a regular file of at most MaxFileSize bytes is read: a device
+// (/dev/zero), a FIFO or a file too large is refused, at 1:1, after one
+// stat and before any byte is read. The file is opened without blocking,
+// so that opening a FIFO nobody writes to cannot hang.
 func ParseFile(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSpec(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// readSpec returns the bytes of the spec file at path, or why it is not
+// one: an error without a position when the file cannot be opened, an
+// ErrorList at 1:1 when it is not a regular file or is too large.
+func readSpec(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("read spec: %w", err)
 	}
-	return Parse(path, data)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read spec: %w", err)
+	}
+	at := func(format string, args ...any) error {
+		return ErrorList{{Pos: Pos{File: path, Line: 1, Col: 1}, Msg: fmt.Sprintf(format, args...)}}
+	}
+	switch {
+	case !fi.Mode().IsRegular():
+		return nil, at("not a regular file (%s); a spec is a YAML file", fileKind(fi.Mode()))
+	case fi.Size() > MaxFileSize:
+		return nil, at("spec file too large (%d bytes; at most %d)", fi.Size(), MaxFileSize)
+	}
+	// The file may grow between the stat and the read: read one byte
+	// more than the cap, never more.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read spec: %w", err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, at("spec file too large (more than %d bytes)", MaxFileSize)
+	}
+	return data, nil
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a block device"
+	}
+	return "mode " + m.String()
 }
 
 // Parse parses, validates and resolves one spec file. path is used only in
@@ -39,7 +97,7 @@ func Parse(path string, data []byte) (s *Spec, err error) {
 		d.checkSemantics()
 	}
 	if len(d.errs) > 0 {
-		return nil, d.errs.sort()
+		return nil, d.errorList()
 	}
 	return d.build(data), nil
 }

@@ -69,6 +69,12 @@ func (d *document) checkRegexp(ptr string, v any) {
 	if !ok || s == "" || d.errPtr[ptr] || d.suppressed(ptr, nil) {
 		return
 	}
+	if len(s) > maxRegexpLen {
+		// Compiling costs time and memory in proportion: a 5 MB pattern
+		// takes seconds and gigabytes.
+		d.errorPtr(ptr, "%s: regular expression too long (%d bytes; at most %d)", d.display(ptr), len(s), maxRegexpLen)
+		return
+	}
 	if _, err := regexp.Compile(s); err != nil {
 		msg := err.Error()
 		var se *syntax.Error

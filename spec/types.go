@@ -55,7 +55,17 @@ func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.
 type Error struct {
 	Pos Pos
 	Msg string
+	// Omitted, when positive, makes this the last element of an
+	// ErrorList cut short: it stands for that many further errors of the
+	// file Pos.File, not listed.
+	Omitted int
 }
 
-// Error returns the error as path:line:col: message.
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+// Error returns the error as path:line:col: message, or for an Omitted
+// count as "path: … and N more errors".
+func (e *Error) Error() string {
+	if e.Omitted > 0 {
+		return fmt.Sprintf("%s: … and %d more %s", e.Pos.File, e.Omitted, pluralWord(e.Omitted, "error", "errors"))
+	}
+	return e.Pos.String() + ": " + e.Msg
+}

@@ -137,6 +137,8 @@ func (d *document) schemaError(s *specSchema, e gojsonschema.ResultError, ptr st
 		switch {
 		case isDuration(s, ptr):
 			// checkSemantics explains durations with time.ParseDuration.
+		case ptr == "/name" && isDots(v):
+			d.errorPtr(ptr, "name: invalid name %s; a name of dots only is not a directory of its own under --results-dir", short(v))
 		case ptr == "/name":
 			d.errorPtr(ptr, "name: invalid name %s; use only letters, digits, '_', '.' and '-'", short(v))
 		default:
@@ -194,6 +196,12 @@ func (d *document) where(ptr string) string {
 		return "at top level"
 	}
 	return "in " + d.display(ptr)
+}
+
+// isDots reports whether v is a non-empty string of dots only.
+func isDots(v any) bool {
+	s, ok := v.(string)
+	return ok && s != "" && strings.Trim(s, ".") == ""
 }
 
 // isEnvValue reports whether ptr names a variable of an env mapping.

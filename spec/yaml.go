@@ -14,19 +14,27 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// MaxFileSize is the largest spec file read, in bytes. The YAML parser
+// builds a node of a few hundred bytes for every value before any limit
+// below can apply, and a value can take one byte ("{a,a,a…}"); this cap
+// keeps that under 100 MB and a second. A spec of a thousand entries is
+// about 100 KiB.
+const MaxFileSize = 256 << 10
+
 // Limits that keep a hostile or broken file from taking unbounded time or
 // memory. No real spec comes near them.
 const (
-	maxFileSize = 10 << 20 // bytes
-	maxValues   = 100000   // YAML nodes after expanding aliases and merges
-	maxDepth    = 100      // nesting of mappings and lists
+	maxValues    = 100000 // YAML nodes after expanding aliases and merges
+	maxDepth     = 100    // nesting of mappings and lists
+	maxErrors    = 100    // errors listed per file; the rest are counted
+	maxRegexpLen = 4096   // bytes of an include or exclude pattern
 )
 
 // load parses data into d.value. It reports false, with errors recorded,
 // when there is nothing sensible to validate.
 func (d *document) load(data []byte) bool {
-	if len(data) > maxFileSize {
-		d.errorAt(1, 1, "spec file too large (%d bytes; at most %d)", len(data), maxFileSize)
+	if len(data) > MaxFileSize {
+		d.errorAt(1, 1, "spec file too large (%d bytes; at most %d)", len(data), MaxFileSize)
 		return false
 	}
 	if !utf8.Valid(data) {

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/benchspec/benchspec/plan"
@@ -185,7 +186,19 @@ func TestHostileGeneratedSpecs(t *testing.T) {
 		{
 			file: "50MB.yaml",
 			data: head + "    exclude: " + strings.Repeat("abcdefghij", 5<<20) + "\n",
-			want: []string{"1:1: spec file too large (52428862 bytes; at most 10485760)"},
+			want: []string{"1:1: spec file too large (52428862 bytes; at most 262144)"},
+		},
+		{
+			// Under the cap: refused by the value count, not after
+			// seconds and a gigabyte of YAML nodes.
+			file: "flat-list.yaml",
+			data: head + "    exclude: [" + strings.Repeat("1,", 120000) + "1]\n",
+			want: []string{"5:200001: spec too large: more than 100000 values after expanding aliases (an alias bomb?)"},
+		},
+		{
+			file: "long-regexp.yaml",
+			data: head + "    exclude: '" + strings.Repeat("a", 200000) + "'\n",
+			want: []string{"5:14: benchmarks[0].exclude: regular expression too long (200000 bytes; at most 4096)"},
 		},
 		{
 			file: "deep-flow.yaml",
@@ -207,7 +220,7 @@ func TestHostileGeneratedSpecs(t *testing.T) {
 			data: func() string {
 				var b strings.Builder
 				b.WriteString(head + "    env:\n")
-				for i := range 2000 {
+				for i := range 600 {
 					fmt.Fprintf(&b, "%s k%d:\n", strings.Repeat(" ", 6+i), i)
 				}
 				return b.String()
@@ -216,7 +229,7 @@ func TestHostileGeneratedSpecs(t *testing.T) {
 		},
 		{
 			file: "aliases.yaml",
-			data: head + "x: &x [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\ny: [" + strings.Repeat("*x, ", 100000) + "]\n",
+			data: head + "x: &x [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\ny: [" + strings.Repeat("*x, ", 30000) + "]\n",
 			want: []string{"6:33329: spec too large: more than 100000 values after expanding aliases (an alias bomb?)"},
 		},
 		{
@@ -314,5 +327,90 @@ func TestRunRefusesBadSpec(t *testing.T) {
 	}
 	if _, err := os.Stat(out + ".journal"); err == nil {
 		t.Error("a journal was written")
+	}
+}
+
+// TestHostileSpecFiles: what is not a regular file is refused before a
+// byte is read, through both front doors: a FIFO nobody writes to (whose
+// open would block without O_NONBLOCK), /dev/zero (endless) and a
+// directory named as a file through a symlink.
+func TestHostileSpecFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ path, want string }{
+		{fifo, fifo + ":1:1: not a regular file (a FIFO); a spec is a YAML file"},
+	}
+	if fi, err := os.Stat("/dev/zero"); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		tests = append(tests, struct{ path, want string }{"/dev/zero", "/dev/zero:1:1: not a regular file (a character device); a spec is a YAML file"})
+	}
+	for _, tt := range tests {
+		for _, door := range []frontDoor{suiteDoor, standaloneDoor} {
+			var stdout, stderr bytes.Buffer
+			var code int
+			alloc := allocated(func() { code = door.validate([]string{tt.path}, &stdout, &stderr) })
+			want := tt.want + "\n" + spec.Summary(1, 1) + "\n"
+			if code != 2 || stderr.String() != want || alloc > maxAlloc {
+				t.Errorf("%s %s: exit %d, %d bytes allocated, stderr:\n%s\nwant exit 2 and:\n%s", door.name, tt.path, code, alloc, stderr.String(), want)
+			}
+		}
+	}
+}
+
+// TestErrorsAreCapped: a file of tens of thousands of duplicate keys
+// lists the first 100 errors by position and counts the rest, and the
+// summary counts them all.
+func TestErrorsAreCapped(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const dups = 40000
+	data := "version: 1\nname: gen\nbenchmarks:\n  - include: a\n    env: {" + strings.Repeat("K: v, ", dups) + "K: v}\n"
+	if err := os.WriteFile("dups.yaml", []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, door := range []frontDoor{suiteDoor, standaloneDoor} {
+		errs, summary := reject(t, door, "dups.yaml")
+		if len(errs) != 101 {
+			t.Fatalf("%s: %d lines, want 100 errors and a count", door.name, len(errs))
+		}
+		if want := `dups.yaml:5:17: duplicate key "K" (first defined at line 5, column 11)`; errs[0] != want {
+			t.Errorf("%s: first error %q, want %q", door.name, errs[0], want)
+		}
+		if want := fmt.Sprintf("dups.yaml: … and %d more errors", dups-100); errs[100] != want {
+			t.Errorf("%s: last line %q, want %q", door.name, errs[100], want)
+		}
+		if want := spec.Summary(1, dups); summary != want {
+			t.Errorf("%s: summary %q, want %q", door.name, summary, want)
+		}
+	}
+}
+
+// TestPlanRefusesHugeProducts: a params product of ten million runs is
+// refused at the parameter with the most values, before any run is
+// allocated, by validate and plan alike.
+func TestPlanRefusesHugeProducts(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var sizes, kinds []string
+	for i := range 3163 {
+		sizes = append(sizes, fmt.Sprint(i))
+		kinds = append(kinds, fmt.Sprintf("k%d", i))
+	}
+	data := "version: 1\nname: gen\nbenchmarks:\n  - include: '^map\\.Insert$'\n    params:\n      kind: [" + strings.Join(kinds, ", ") + "]\n      keys: [" + strings.Join(sizes, ", ") + "]\n"
+	if err := os.WriteFile("product.yaml", []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"product.yaml:7:7: this entry expands to 10004569 runs (modes × parameter values × benchmarks matched); a plan has at most 100000"}
+	errs, _ := reject(t, suiteDoor, "product.yaml")
+	if diff := cmp.Diff(want, errs); diff != "" {
+		t.Errorf("validate (-want +got):\n%s", diff)
+	}
+	var stdout, stderr bytes.Buffer
+	var code int
+	alloc := allocated(func() {
+		code = Suite(context.Background(), []string{"plan", "product.yaml"}, registry, &stdout, &stderr)
+	})
+	if code != 2 || stdout.Len() > 0 || !strings.HasPrefix(stderr.String(), want[0]+"\n") || alloc > maxAlloc {
+		t.Errorf("plan: exit %d, %d bytes allocated, stdout %q, stderr:\n%s", code, alloc, stdout.String(), stderr.String())
 	}
 }

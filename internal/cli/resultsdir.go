@@ -80,6 +80,11 @@ type resultsDir struct {
 // ("" for a new batch): when it is one of the directory's, the batch
 // keeps its report's name.
 func openResultsDir(root string, p *plan.Plan, start time.Time, resume string) (*resultsDir, error) {
+	// The spec's schema already refuses such names; a plan is plain data,
+	// so this is checked where the name becomes a path, too.
+	if p.Suite == "" || p.Suite == "." || p.Suite == ".." || strings.ContainsAny(p.Suite, `/\`) {
+		return nil, fmt.Errorf("--results-dir: suite name %q is not a directory name", p.Suite)
+	}
 	dir := filepath.Join(root, p.Suite)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("--results-dir: %w", err)

@@ -268,7 +268,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		for j, part := range parts {
 			if part == i {
 				n++
-				est += p.Runs[j].Estimate
+				est = plan.AddEstimates(est, p.Runs[j].Estimate)
 			}
 		}
 		fmt.Fprintf(stdout, "shard %d/%d: %d runs, estimated %s\n", i, spread, n, est.Round(time.Second))
