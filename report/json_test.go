@@ -115,6 +115,11 @@ func TestRead(t *testing.T) {
 		{"no version", `{"runs": []}`, "unsupported schema_version 0"},
 		{"not JSON", `score: 1`, "reading JSON report"},
 		{"string number", `{"schema_version": 1, "env": {"timer_overhead_ns": "NaN"}}`, "number or null expected"},
+		{"trailing newline is fine", "{\"schema_version\": 1, \"runs\": []}\n\n", ""},
+		{"trailing garbage", `{"schema_version": 1, "runs": []} garbage`, "data after the report"},
+		{"a second report", `{"schema_version": 1, "runs": []}{"schema_version": 1, "runs": []}`, "data after the report"},
+		{"a stray brace", `{"schema_version": 1, "runs": []}}`, "data after the report"},
+		{"out of range", `{"schema_version": 1, "env": {"timer_overhead_ns": 1e999}}`, "number or null expected"},
 	} {
 		_, err := Read(strings.NewReader(tc.doc))
 		if (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {

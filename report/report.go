@@ -318,8 +318,14 @@ type Iteration struct {
 // error.
 func Read(r io.Reader) (*Report, error) {
 	var rep Report
-	if err := json.NewDecoder(r).Decode(&rep); err != nil {
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&rep); err != nil {
 		return nil, fmt.Errorf("report: reading JSON report: %w", err)
+	}
+	// A report is one JSON value: anything after it (a second report
+	// appended, a truncated rewrite) means the file is not what it says.
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("report: reading JSON report: data after the report, at byte %d", dec.InputOffset())
 	}
 	if rep.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("report: unsupported schema_version %d (this build reads %d)",

@@ -203,6 +203,13 @@ func comparePair(base, new *report.Run, opts Options) Pair {
 	}
 	p.P = report.Float(w.p)
 	p.ChangeCI = [2]report.Float{report.Float((n - b - w.halfWidth) / b), report.Float((n - b + w.halfWidth) / b)}
+	if !p.Change.Valid() || !p.P.Valid() || !p.ChangeCI[0].Valid() || !p.ChangeCI[1].Valid() {
+		// Finite scores near the largest float64 overflow the test's
+		// sums: NaN compares false with every bound, which would read
+		// as "unchanged".
+		p.Verdict, p.Reason = Inconclusive, "the scores are too large to test: the statistics overflow float64"
+		return p
+	}
 	p.Verdict = Unchanged
 	lo, hi := float64(p.ChangeCI[0]), float64(p.ChangeCI[1])
 	if w.p < opts.Alpha && (lo >= opts.Threshold || hi <= -opts.Threshold) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchspec/benchspec/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -157,5 +158,33 @@ func TestWriteGolden(t *testing.T) {
 	}
 	if err := Write(&strings.Builder{}, res, "xml"); err == nil || !strings.Contains(err.Error(), "text, markdown, json") {
 		t.Errorf("Write(xml) error = %v, want one naming the formats", err)
+	}
+}
+
+// TestCompareOverflowIsInconclusive: finite scores near the largest
+// float64 overflow Welch's sums (a variance of +Inf, a NaN p-value);
+// that is no evidence of "unchanged".
+func TestCompareOverflowIsInconclusive(t *testing.T) {
+	base, new := synthetic(1, nil), synthetic(2, nil)
+	const key = "counter.Inc1#avgt"
+	for _, r := range []*report.Report{base, new} {
+		for i := range r.Runs {
+			if r.Runs[i].Key != key {
+				continue
+			}
+			m := r.Runs[i].Primary
+			m.Score = 1.3e308
+			for _, fork := range m.RawData {
+				for j := range fork {
+					fork[j] = report.Float([]float64{1e308, 1.7e308}[j%2])
+				}
+			}
+		}
+	}
+	res := Compare(base, new, Options{Threshold: 0.05})
+	for _, p := range res.Pairs {
+		if p.Key == key && (p.Verdict != Inconclusive || !strings.Contains(p.Reason, "overflow")) {
+			t.Errorf("%s: %s (%s), p %v, CI %v; want inconclusive: the statistics overflow", key, p.Verdict, p.Reason, p.P, p.ChangeCI)
+		}
 	}
 }
