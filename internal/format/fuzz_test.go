@@ -67,3 +67,56 @@ func FuzzRead(f *testing.F) {
 func sameFloat(a, b report.Float) bool {
 	return a == b || math.IsNaN(float64(a)) && math.IsNaN(float64(b))
 }
+
+// FuzzRenderNumbers puts arbitrary numbers — huge, tiny, negative, NaN,
+// ±Inf — into the fixture report's scores, errors, iteration scores and
+// histogram, and renders it with every renderer, HTML and its charts
+// included: none may panic or fail (gonum/plot panicked on scores near
+// 1e200 and looped forever on an error near the largest float64). The
+// seeds run with every go test; fuzz with
+//
+//	go test -fuzz=FuzzRenderNumbers -fuzztime=3m ./internal/format
+func FuzzRenderNumbers(f *testing.F) {
+	for _, seed := range [][3]float64{
+		{1, 0.1, 1}, {1e200, 1, 1e200}, {1, 1.7e308, 1}, {1.7e308, 1.7e308, -1.7e308},
+		{math.NaN(), math.Inf(1), math.Inf(-1)}, {-1, -1, 0}, {5e-324, 5e-324, 5e-324}, {0, 0, 0},
+		{1e100, 1e100, 1e100}, {-1e300, 1e-300, 1e300},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	p, forks, env := reporttest.Fixture()
+	f.Fuzz(func(t *testing.T, score, scoreErr, it float64) {
+		rep := report.Build(p, forks, env)
+		for i := range rep.Runs {
+			run := &rep.Runs[i]
+			if m := run.Primary; m != nil {
+				m.Score, m.ScoreError = report.Float(score), report.Float(scoreErr)
+				m.ScoreConfidence = [2]report.Float{report.Float(score - scoreErr), report.Float(score + scoreErr)}
+				m.Min, m.Max, m.Stdev = report.Float(it), report.Float(score), report.Float(scoreErr)
+				if h := m.Histogram; h != nil {
+					for j := range h.Bins {
+						h.Bins[j].Value = report.Float(it * float64(j+1))
+					}
+					h.Min, h.Max = report.Float(it), report.Float(score)
+				}
+			}
+			for fi := range run.Forks {
+				for j := range run.Forks[fi].Iterations {
+					run.Forks[fi].Iterations[j].Score = report.Float(it * float64(j+1))
+				}
+			}
+		}
+		for _, name := range format.Names() {
+			r, err := format.New(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Render(io.Discard, rep); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+		if err := (html.Renderer{}).Render(io.Discard, rep); err != nil {
+			t.Errorf("html: %v", err)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package html
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"image/color"
 	"math"
 	"strconv"
@@ -114,16 +115,48 @@ func labelTicks(ticks []plot.Tick, format func(float64) string) bool {
 // barColor is the fill of score bars: a quiet blue.
 var barColor = color.RGBA{R: 0x4c, G: 0x78, B: 0xa8, A: 0xff}
 
+// maxChartValue bounds the values a chart draws. gonum/plot panics on
+// scores near 1e200 and loops forever choosing ticks for a range near
+// the largest float64; a report is input, and one absurd number must
+// not lose the whole page. Such a chart is left out with a note
+// (chartNote), the table still shows the numbers.
+const maxChartValue = 1e100
+
+// errUndrawable is a chart whose values are not finite or beyond
+// ±maxChartValue.
+var errUndrawable = fmt.Errorf("a value is not finite or beyond ±%g", float64(maxChartValue))
+
+// drawable reports whether every value can be drawn.
+func drawable(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.Abs(v) > maxChartValue {
+			return false
+		}
+	}
+	return true
+}
+
+// chartNote is what stands in for a chart that could not be drawn.
+func chartNote(err error) []byte {
+	return []byte(`<p class="note">Chart not drawn: ` + template.HTMLEscapeString(err.Error()) + `</p>`)
+}
+
 // svgOf draws p at the given size and returns the <svg> element, without
-// the XML prolog that a standalone file has.
-func svgOf(p *plot.Plot, w, h vg.Length) ([]byte, error) {
+// the XML prolog that a standalone file has. A panic of gonum/plot is an
+// error.
+func svgOf(p *plot.Plot, w, h vg.Length) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("report: drawing chart %q: %v", p.Title.Text, r)
+		}
+	}()
 	c := vgsvg.New(w, h)
 	p.Draw(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("report: drawing chart %q: %w", p.Title.Text, err)
 	}
-	out := buf.Bytes()
+	out = buf.Bytes()
 	if i := bytes.Index(out, []byte("<svg")); i > 0 {
 		out = out[i:]
 	}
@@ -153,6 +186,11 @@ func scoreChart(title, unit string, bars []bar) ([]byte, error) {
 	errs := make(plotter.XErrors, len(bars))
 	labels := make([]string, len(bars))
 	left, right := 0.0, 0.0
+	for _, b := range bars {
+		if !drawable(b.Score, b.Error, b.Score+b.Error, b.Score-b.Error) {
+			return nil, errUndrawable
+		}
+	}
 	for i, b := range bars {
 		j := len(bars) - 1 - i // the first bar on top
 		values[j], labels[j] = b.Score, b.Label
@@ -205,6 +243,9 @@ func iterationChart(title string, run *report.Run) ([]byte, error) {
 				x += float64(warm)
 			}
 			if it.Score.Valid() {
+				if !drawable(float64(it.Score), x) {
+					return nil, errUndrawable
+				}
 				pts = append(pts, plotter.XY{X: x, Y: float64(it.Score)})
 				lo, hi = math.Min(lo, float64(it.Score)), math.Max(hi, float64(it.Score))
 			}
@@ -262,12 +303,20 @@ func iterationChart(title string, run *report.Run) ([]byte, error) {
 func distributionChart(title string, h *report.Histogram, unit string) ([]byte, error) {
 	p := newPlot(title, "percentile", unit)
 	xMax := math.Log10(float64(h.Count))
+	positive := true
+	for _, b := range h.Bins {
+		if !drawable(float64(b.Value)) {
+			return nil, errUndrawable
+		}
+		positive = positive && b.Value > 0
+	}
 	var pts plotter.XYs
 	var seen uint64
 	for _, b := range h.Bins {
-		lo := float64(seen) / float64(h.Count)
+		// A report's counts may not add up: q stays within [0, 1].
+		lo := math.Min(float64(seen)/float64(h.Count), 1)
 		seen += b.Count
-		hi := float64(seen) / float64(h.Count)
+		hi := math.Min(float64(seen)/float64(h.Count), 1)
 		for _, q := range []float64{lo, hi} {
 			pts = append(pts, plotter.XY{X: math.Min(-math.Log10(1-q), xMax), Y: float64(b.Value)})
 		}
@@ -284,7 +333,7 @@ func distributionChart(title string, h *report.Histogram, unit string) ([]byte, 
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = 0, math.Max(math.Ceil(xMax), 1)
-	if h.Min > 0 && float64(h.Max)/float64(h.Min) > 10 {
+	if positive && h.Min > 0 && float64(h.Max)/float64(h.Min) > 10 {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
 	}
 	return svgOf(p, chartWidth, 3.2*vg.Inch)

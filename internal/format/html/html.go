@@ -87,13 +87,13 @@ func (Renderer) Render(w io.Writer, r *report.Report) error {
 		if run.Primary != nil && run.Primary.Histogram != nil && run.Primary.Histogram.Count > 0 {
 			svg, err := distributionChart("Distribution of "+hr.Title, run.Primary.Histogram, run.Primary.ScoreUnit)
 			if err != nil {
-				return err
+				svg = chartNote(err)
 			}
 			hr.Charts = append(hr.Charts, htmlChart{Title: "Latency distribution", SVG: template.HTML(svg)})
 		}
 		svg, err := iterationChart("Iterations of "+hr.Title, run)
 		if err != nil {
-			return err
+			svg = chartNote(err)
 		}
 		hr.Charts = append(hr.Charts, htmlChart{Title: "Iteration scores by fork", SVG: template.HTML(svg)})
 		page.Runs = append(page.Runs, hr)
@@ -193,7 +193,7 @@ func groupCharts(r *report.Report) ([]htmlChart, error) {
 		}
 		svg, err := scoreChart("Score ± 99.9 % error: "+title, k.unit, bars[k])
 		if err != nil {
-			return nil, err
+			svg = chartNote(err)
 		}
 		charts = append(charts, htmlChart{Title: title, SVG: template.HTML(svg)})
 	}
