@@ -208,6 +208,10 @@ func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overla
 func (b *Builder) goCmd(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, b.goBin(), args...)
 	cmd.Dir = dir
+	// A go or toolchain line of the package's go.mod must not download
+	// and run another toolchain: the go command on PATH builds, or says
+	// why it cannot.
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
