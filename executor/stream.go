@@ -115,7 +115,8 @@ func (s *stream) counts() string {
 // checkValues checks one iteration's numbers: finite and positive, except
 // that a sample-mode iteration may have caught no sample at all (its
 // chunks between samples outlasted the iteration), and then has neither
-// operations nor time.
+// operations nor time; and that a go test benchmark's iteration marked
+// NoTime has no time.
 func checkValues(r *plan.Run, it *protocol.Iteration) error {
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	if !finite(it.Ops) || !finite(it.TimeNs) {
@@ -138,6 +139,12 @@ func checkValues(r *plan.Run, it *protocol.Iteration) error {
 	}
 	if it.Ops == 0 {
 		return fmt.Errorf("no operations")
+	}
+	// A go test benchmark may remove its time per op with
+	// b.ReportMetric(0, "ns/op"), as go test allows: such an iteration
+	// says so (NoTime) and carries no time at all, only its metrics.
+	if it.NoTime && it.TimeNs == 0 && r.GoTest != nil {
+		return nil
 	}
 	if it.TimeNs == 0 {
 		return fmt.Errorf("%v operations in no time", it.Ops)
