@@ -18,8 +18,10 @@ import (
 // baseline, because the cost of a loop iteration is a property of the
 // process (where its code and data landed): a body measured in a fork
 // whose loop ran slow, against the baseline of a fork whose loop ran
-// fast, looks alive or dead by accident. A body is called dead only
-// when every fork says so.
+// fast, looks alive or dead by accident. The forks vote through the
+// median of their ratios, so that one fork disturbed by another process
+// decides nothing. Within a fork the least disturbed iterations are
+// compared (minima), since interference only ever adds time.
 func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 	var base, calls, ratios []float64
 	for i := range in.Forks {
@@ -27,20 +29,21 @@ func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 		if len(b) == 0 || len(c) == 0 || !finite(b) || !finite(c) {
 			continue
 		}
-		// Medians: one preempted baseline iteration can raise the
-		// baseline's mean tenfold on a busy machine.
-		bm, cm := median(b), median(c)
+		// Minima: another process can only add time, so the least
+		// disturbed iteration is the best estimate of each; one
+		// preempted baseline iteration can raise its mean tenfold.
+		bm, cm := slices.Min(b), slices.Min(c)
 		if bm <= 0 {
 			return nil
 		}
 		base, calls, ratios = append(base, b...), append(calls, c...), append(ratios, cm/bm)
 	}
-	if len(ratios) == 0 || slices.Max(ratios) >= th.DeadCodeRatio {
+	if len(ratios) == 0 || median(ratios) >= th.DeadCodeRatio {
 		return nil
 	}
 	b, c := intervalOf(base), intervalOf(calls)
 	bm, cm := median(base), median(calls)
-	ratio := slices.Max(ratios)
+	ratio := median(ratios)
 	ev := map[string]float64{
 		"call_ns": cm, "call_mean_ns": c.mean, "call_ci_low": c.lo(), "call_ci_high": c.hi(),
 		"baseline_ns": bm, "baseline_mean_ns": b.mean, "baseline_ci_low": b.lo(), "baseline_ci_high": b.hi(),
@@ -53,7 +56,7 @@ func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 		Code:     DeadCode,
 		Severity: SeverityWarning,
 		Message: fmt.Sprintf("a call takes %s ns (median; mean %s, 99.9 %% CI [%s, %s]) against the empty loop's %s ns (median; mean %s, CI [%s, %s]); "+
-			"in every fork it is under %s× that fork's own empty loop (at most %s×: %s): "+
+			"per fork, its fastest iteration is under %s× that fork's fastest empty loop (median %s× over the forks: %s): "+
 			"the body adds less than about %s CPU cycles to an empty loop iteration (about one), so its work was probably compiled away, or is too small to measure. "+
 			"Pass its result to benchspec.Sink inside the loop, or make it depend on state the loop changes; "+
 			"if the benchmark measures the empty loop on purpose, ignore DEAD_CODE for it in the spec",
