@@ -24,14 +24,17 @@ go build -o "$out/seeds" "$root/examples/seeds"
 go build -o "$out/benchspec" "$root/cmd/benchspec"
 spec="$root/scripts/compare-rates.yaml"
 
-count() { grep -c "\"verdict\": \"$1\"" "$2" || true; }
+count() {
+	n=$(grep -c "\"verdict\": \"$1\"" "$2" 2>/dev/null || true)
+	echo "${n:-0}"
+}
 
 # aa NAME: PAIRS A/A pairs; prints the verdict counts.
 aa() {
 	regr=0 impr=0 inc=0 unch=0
 	for i in $(seq "$pairs"); do
-		"$out/seeds" run --quiet --out "$out/$1-$i-a.json" "$spec"
-		"$out/seeds" run --quiet --out "$out/$1-$i-b.json" "$spec"
+		"$out/seeds" run --quiet --format json --out "$out/$1-$i-a.json" "$spec"
+		"$out/seeds" run --quiet --format json --out "$out/$1-$i-b.json" "$spec"
 		"$out/benchspec" compare --format json --out "$out/$1-$i.cmp.json" "$out/$1-$i-a.json" "$out/$1-$i-b.json" || true
 		regr=$((regr + $(count regression "$out/$1-$i.cmp.json")))
 		impr=$((impr + $(count improvement "$out/$1-$i.cmp.json")))
@@ -54,8 +57,8 @@ fi
 planted="$root/scripts/compare-planted.yaml"
 regr=0 other=""
 for i in $(seq "$pairs"); do
-	"$out/seeds" run --quiet --out "$out/planted-$i-a.json" "$planted"
-	SEEDS_SPIN_FACTOR=1.05 "$out/seeds" run --quiet --out "$out/planted-$i-b.json" "$planted"
+	"$out/seeds" run --quiet --format json --out "$out/planted-$i-a.json" "$planted"
+	SEEDS_SPIN_FACTOR=1.05 "$out/seeds" run --quiet --format json --out "$out/planted-$i-b.json" "$planted"
 	"$out/benchspec" compare --threshold 2% --format json --out "$out/planted-$i.cmp.json" "$out/planted-$i-a.json" "$out/planted-$i-b.json" || true
 	if [ "$(count regression "$out/planted-$i.cmp.json")" = 1 ]; then
 		regr=$((regr + 1))
