@@ -123,7 +123,10 @@ type Run struct {
 	Primary          *Metric           `json:"primary_metric"`
 	SecondaryMetrics map[string]Metric `json:"secondary_metrics"`
 	Diagnostics      []Diagnostic      `json:"diagnostics"`
-	Forks            []Fork            `json:"forks"`
+	// Precision is how a run with a precision target ended (why it
+	// stopped, what it cost); nil for a run without one.
+	Precision *Precision `json:"precision,omitempty"`
+	Forks     []Fork     `json:"forks"`
 }
 
 // GoTestRef is the package of a package benchmark.

@@ -2,7 +2,6 @@ package diag
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/benchspec/benchspec/internal/protocol"
@@ -18,32 +17,35 @@ import (
 // baseline, because the cost of a loop iteration is a property of the
 // process (where its code and data landed): a body measured in a fork
 // whose loop ran slow, against the baseline of a fork whose loop ran
-// fast, looks alive or dead by accident. The forks vote through the
-// median of their ratios, so that one fork disturbed by another process
-// decides nothing. Within a fork the least disturbed iterations are
-// compared (minima), since interference only ever adds time.
+// fast, looks alive or dead by accident. Every iteration's call time is
+// divided by its own fork's median baseline, and the median of these
+// ratios over all forks decides, so that neither a preempted iteration
+// nor one disturbed fork does.
 func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
-	var base, calls, ratios []float64
+	var base, calls, rel, ratios []float64
 	for i := range in.Forks {
 		b, c := in.Forks[i].Timer.BaselineNs, callTimes(in, i)
 		if len(b) == 0 || len(c) == 0 || !finite(b) || !finite(c) {
 			continue
 		}
-		// Minima: another process can only add time, so the least
-		// disturbed iteration is the best estimate of each; one
-		// preempted baseline iteration can raise its mean tenfold.
-		bm, cm := slices.Min(b), slices.Min(c)
+		// Medians on both sides, so that a busy machine inflates both
+		// alike; one preempted baseline iteration can raise the
+		// baseline's mean tenfold.
+		bm := median(b)
 		if bm <= 0 {
 			return nil
 		}
-		base, calls, ratios = append(base, b...), append(calls, c...), append(ratios, cm/bm)
+		for _, x := range c {
+			rel = append(rel, x/bm)
+		}
+		base, calls, ratios = append(base, b...), append(calls, c...), append(ratios, median(c)/bm)
 	}
-	if len(ratios) == 0 || median(ratios) >= th.DeadCodeRatio {
+	if len(rel) == 0 || median(rel) >= th.DeadCodeRatio {
 		return nil
 	}
 	b, c := intervalOf(base), intervalOf(calls)
 	bm, cm := median(base), median(calls)
-	ratio := median(ratios)
+	ratio := median(rel)
 	ev := map[string]float64{
 		"call_ns": cm, "call_mean_ns": c.mean, "call_ci_low": c.lo(), "call_ci_high": c.hi(),
 		"baseline_ns": bm, "baseline_mean_ns": b.mean, "baseline_ci_low": b.lo(), "baseline_ci_high": b.hi(),
@@ -56,12 +58,12 @@ func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 		Code:     DeadCode,
 		Severity: SeverityWarning,
 		Message: fmt.Sprintf("a call takes %s ns (median; mean %s, 99.9 %% CI [%s, %s]) against the empty loop's %s ns (median; mean %s, CI [%s, %s]); "+
-			"per fork, its fastest iteration is under %s× that fork's fastest empty loop (median %s× over the forks: %s): "+
+			"measured against each fork's own empty loop (median), a call takes %s× it (median over all iterations; fork medians %s), under %s×: "+
 			"the body adds less than about %s CPU cycles to an empty loop iteration (about one), so its work was probably compiled away, or is too small to measure. "+
 			"Pass its result to benchspec.Sink inside the loop, or make it depend on state the loop changes; "+
 			"if the benchmark measures the empty loop on purpose, ignore DEAD_CODE for it in the spec",
 			num(cm), num(c.mean), num(c.lo()), num(c.hi()), num(bm), num(b.mean), num(b.lo()), num(b.hi()),
-			num(th.DeadCodeRatio), num(ratio), list(ratios, num), num(th.DeadCodeRatio-1)),
+			num(ratio), list(ratios, num), num(th.DeadCodeRatio), num(th.DeadCodeRatio-1)),
 		Evidence: ev,
 	}}
 }

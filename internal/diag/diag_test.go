@@ -530,9 +530,8 @@ func TestTooFewSamplesSaysTheWidth(t *testing.T) {
 
 // DEAD_CODE compares each fork with its own empty loop (the loop's cost
 // is the process's: the counter.Inc3 measured 1.55 and 3.09 ns
-// in two forks of one run), by the fastest iteration of each, and the
-// forks vote through the median ratio, so that one odd fork decides
-// nothing either way.
+// in two forks of one run), and the median over all iterations of all
+// forks decides, so that one odd fork decides nothing either way.
 func TestDeadCodePerFork(t *testing.T) {
 	withBaselines := func(in *Input, base ...float64) *Input {
 		for i := range in.Forks {

@@ -13,22 +13,22 @@
 // matter, so that sound benchmarks stay silent on a shared, noisy 2-core
 // VM:
 //
-//   - DEAD_CODE: the time per call of the body is below three times the
-//     empty-loop baseline that the same fork measured with the same Loop
-//     (the fastest iteration of each), in the median fork. An empty loop iteration costs about one
-//     cycle (one taken branch), so the rule reads "the body adds less than
-//     about two cycles": either the compiler removed it, or it is too
-//     small to be measured. The baseline is measured, not assumed, so the
-//     rule needs no CPU frequency; per fork, because what a loop iteration
-//     costs is a property of the process (where its code and data
-//     landed), and a body from one fork against the baseline of another
-//     is judged by accident; the median fork, so that one fork disturbed
-//     by another process decides nothing; fastest iterations, because
-//     interference only adds time and one preempted baseline
-//     iteration on a busy machine can raise the mean tenfold. On the
-//     2-core VM this was tuned on, dead bodies measured 0.8–2.1× the
-//     baseline (also under heavy contention) and the smallest real one,
-//     an interface call that increments a counter, 4.7–9×.
+//   - DEAD_CODE: measured against its own fork's empty-loop baseline
+//     (the median baseline that fork measured with the same Loop), a
+//     call of the body costs less than three times the loop, at the
+//     median over all iterations of all forks. An empty loop iteration
+//     costs about one cycle (one taken branch), so the rule reads "the
+//     body adds less than about two cycles": either the compiler removed
+//     it, or it is too small to be measured. The baseline is measured,
+//     not assumed, so the rule needs no CPU frequency; per fork, because
+//     what a loop iteration costs is a property of the process (where
+//     its code and data landed), and a body from one fork against the
+//     baseline of another is judged by accident; medians on both sides,
+//     because a busy machine inflates both alike and one preempted
+//     baseline iteration can raise the mean tenfold. On the 2-core VM
+//     this was tuned on, dead bodies measured 0.8–2.1× the baseline (also
+//     under heavy contention) and the smallest real one, an interface
+//     call that increments a counter, 4.7–9×.
 //   - TIMER_RESOLUTION: the clock's resolution or the cost of one read is
 //     more than 1 % of the typical timed interval (ss: a batch; sample: a
 //     sampled batch; thrpt and avgt: a whole iteration).
