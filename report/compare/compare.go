@@ -27,6 +27,12 @@
 //     significant is unchanged. A side with fewer than 2 forks cannot be
 //     tested (nothing says how much one process differs from the next):
 //     inconclusive.
+//   - A report whose batch started on a busy machine (its environment
+//     check warned ENV_LOAD: load at least the CPUs available) gives no
+//     regression or improvement: load that differs between two batches
+//     moves every number, and fork means cannot tell that from a change.
+//     Such a pair is inconclusive, and its reason says what the verdict
+//     would have been and what load was measured.
 //
 // Welch's test compares means, the quantity JMH's score is, without
 // assuming equal variances, and gives a confidence interval of the
@@ -38,6 +44,7 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -164,7 +171,17 @@ func Compare(base, new *report.Report, opts Options) *Result {
 		b := &base.Runs[i]
 		inBase[b.Key] = true
 		if n, ok := inNew[b.Key]; ok {
-			res.Pairs = append(res.Pairs, comparePair(b, n, opts))
+			p := comparePair(b, n, opts)
+			if p.Verdict == Regression || p.Verdict == Improvement {
+				// A machine busy with other work moves every number by
+				// more than the forks can tell from a change: a verdict
+				// would be the load's.
+				if why := cmp.Or(busy(base, "base"), busy(new, "new")); why != "" {
+					p.Reason = fmt.Sprintf("would be a%s %s, but %s: run both on a quiet machine", map[bool]string{true: "n", false: ""}[p.Verdict == Improvement], p.Verdict, why)
+					p.Verdict = Inconclusive
+				}
+			}
+			res.Pairs = append(res.Pairs, p)
 		} else {
 			res.OnlyBase = append(res.OnlyBase, runOf(b))
 		}
@@ -179,6 +196,21 @@ func Compare(base, new *report.Report, opts Options) *Result {
 
 func runOf(r *report.Run) Run {
 	return Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}
+}
+
+// busy returns, for a report whose batch started on a machine that
+// was already busy (an ENV_LOAD warning: load at least the CPUs
+// available), what its environment check measured; "" otherwise.
+func busy(r *report.Report, name string) string {
+	if r.Env.Check == nil {
+		return ""
+	}
+	for _, d := range r.Env.Check.Diagnostics {
+		if d.Code == "ENV_LOAD" && d.Severity == "warning" {
+			return fmt.Sprintf("%s started at load %.1f with %.0f CPUs available", name, float64(d.Evidence["load1"]), float64(d.Evidence["available_cpus"]))
+		}
+	}
+	return ""
 }
 
 func comparePair(base, new *report.Run, opts Options) Pair {

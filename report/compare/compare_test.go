@@ -232,3 +232,23 @@ func TestForksToDecide(t *testing.T) {
 		t.Errorf("forksToDecide = %d: half-widths %v at k, %v at k−1; want the first under 0.5", k, half(k), half(k-1))
 	}
 }
+
+// A report measured on a busy machine gives no verdict: two runs of one
+// build measured minutes apart under a load of 30 on 2 CPUs differed by
+// up to 117 %, a change of the machine, not of the code.
+func TestCompareOnABusyMachineIsInconclusive(t *testing.T) {
+	base, slow := load(t, baseFile), load(t, slowFile)
+	slow.Env.Check = &report.EnvCheck{Diagnostics: []report.Diagnostic{{Code: "ENV_LOAD", Severity: "warning",
+		Evidence: map[string]report.Float{"load1": 31.5, "available_cpus": 2}}}}
+	res := Compare(base, slow, Options{Threshold: 0.05})
+	p := res.Pairs[1]
+	if p.Key != "sqrt.Sunk#avgt" || p.Verdict != Inconclusive || !strings.Contains(p.Reason, "would be a regression") ||
+		!strings.Contains(p.Reason, "load 31.5 with 2 CPUs") || res.Worse() {
+		t.Errorf("%s on a busy machine: %s (%s), worse %v; want inconclusive naming the load", p.Key, p.Verdict, p.Reason, res.Worse())
+	}
+	// An info-level load (half the CPUs busy) does not stop a verdict.
+	slow.Env.Check.Diagnostics[0].Severity = "info"
+	if v := Compare(base, slow, Options{Threshold: 0.05}).Pairs[1].Verdict; v != Regression {
+		t.Errorf("with load at half the CPUs: %s, want regression", v)
+	}
+}
