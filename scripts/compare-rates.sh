@@ -47,11 +47,11 @@ aa() {
 aa idle
 if [ "${HOG:-0}" = 1 ]; then
 	hog=${CPU_HOG:-$root/../shared/tools/cpu-hog}
-	"$hog" 1 &
+	"$hog" 1 100000 &
 	hogpid=$!
 	trap 'kill $hogpid 2>/dev/null || true' EXIT
 	aa hog
-	kill "$hogpid"
+	kill "$hogpid" 2>/dev/null || true
 fi
 
 planted="$root/scripts/compare-planted.yaml"
