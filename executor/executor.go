@@ -285,7 +285,7 @@ func (x *execution) grows(r *plan.Run, forks []protocol.ForkResult) bool {
 		return false
 	}
 	// Stop before a fork, as long as the average one, would pass MaxTime.
-	if pr.MaxTime > 0 && wall+wall/time.Duration(len(forks)) > pr.MaxTime {
+	if wall+wall/time.Duration(len(forks)) > pr.TimeBound() {
 		return false
 	}
 	return x.opts.Grow(r, forks)

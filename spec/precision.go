@@ -28,7 +28,8 @@ func (p Precision) MarshalJSON() ([]byte, error) { return marshalFields(&p) }
 // UnmarshalJSON reads what MarshalJSON writes.
 func (p *Precision) UnmarshalJSON(data []byte) error { return unmarshalFields(data, p) }
 
-// Precision defaults for the keys a spec's `precision:` leaves out.
+// Precision bounds for the keys a spec's `precision:` leaves out (a
+// MaxForks or MaxTime of 0).
 const (
 	DefaultPrecisionMaxForks = 20
 	DefaultPrecisionMaxTime  = 10 * time.Minute
@@ -38,15 +39,25 @@ const (
 func (p Precision) Set() bool { return p.Error > 0 }
 
 // ForkBound is the most measured forks a run that starts with forks may
-// take.
-func (p Precision) ForkBound(forks int) int { return max(p.MaxForks, forks) }
+// take: MaxForks, DefaultPrecisionMaxForks when 0, at least forks.
+func (p Precision) ForkBound(forks int) int {
+	if p.MaxForks == 0 {
+		return max(DefaultPrecisionMaxForks, forks)
+	}
+	return max(p.MaxForks, forks)
+}
+
+// TimeBound is MaxTime, DefaultPrecisionMaxTime when 0.
+func (p Precision) TimeBound() time.Duration {
+	if p.MaxTime == 0 {
+		return DefaultPrecisionMaxTime
+	}
+	return p.MaxTime
+}
 
 // applyPrecision overrides p with the keys of a validated `precision:`
-// map; a precision first set here gets the default bounds.
+// map (DefaultSettings holds the default bounds).
 func applyPrecision(p *Precision, m map[string]any) {
-	if !p.Set() {
-		p.MaxForks, p.MaxTime = DefaultPrecisionMaxForks, DefaultPrecisionMaxTime
-	}
 	if v, ok := m["error"]; ok {
 		p.Error = percent(v.(string))
 	}

@@ -27,14 +27,15 @@ benchmarks:
 	}
 	got := []Precision{s.Entries[0].Settings.Precision, s.Entries[1].Settings.Precision, s.Entries[2].Settings.Precision}
 	want := []Precision{
-		{Error: 0.01, MaxForks: DefaultPrecisionMaxForks, MaxTime: DefaultPrecisionMaxTime},
+		{Error: 0.01},
 		{Error: 0.005, MaxForks: 8, MaxTime: 90 * time.Second},
-		{Error: 0.01, MaxForks: DefaultPrecisionMaxForks, MaxTime: time.Minute},
+		{Error: 0.01, MaxTime: time.Minute},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("precision per entry (-want +got):\n%s", diff)
 	}
-	if !got[0].Set() || (Precision{}).Set() || got[1].ForkBound(3) != 8 || got[1].ForkBound(10) != 10 {
+	if !got[0].Set() || (Precision{}).Set() || got[1].ForkBound(3) != 8 || got[1].ForkBound(10) != 10 ||
+		got[0].ForkBound(3) != DefaultPrecisionMaxForks || got[0].TimeBound() != DefaultPrecisionMaxTime || got[2].TimeBound() != time.Minute {
 		t.Errorf("Set or ForkBound wrong for %+v", got)
 	}
 	_, err = Parse("p.yaml", []byte("version: 1\nname: p\nbenchmarks:\n  - include: a\n    precision: {error: 0%}\n"))

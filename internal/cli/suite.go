@@ -246,7 +246,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		}
 		forks := fmt.Sprint(s.Forks)
 		if pr := s.Precision; pr.Set() && s.Forks > 0 {
-			forks = fmt.Sprintf("%d..%d until ±%.4g%% or %s", s.Forks, pr.ForkBound(s.Forks), 100*pr.Error, pr.MaxTime)
+			forks = fmt.Sprintf("%d..%d until ±%.4g%% or %s", s.Forks, pr.ForkBound(s.Forks), 100*pr.Error, pr.TimeBound())
 		}
 		if s.WarmupForks > 0 {
 			forks = fmt.Sprintf("%d+%s", s.WarmupForks, forks)

@@ -239,7 +239,7 @@ func TestForksToDecide(t *testing.T) {
 func TestCompareOnABusyMachineIsInconclusive(t *testing.T) {
 	base, slow := load(t, baseFile), load(t, slowFile)
 	slow.Env.Check = &report.EnvCheck{Diagnostics: []report.Diagnostic{{Code: "ENV_LOAD", Severity: "warning",
-		Evidence: map[string]report.Float{"load1": 31.5, "available_cpus": 2}}}}
+		Evidence: map[string]float64{"load1": 31.5, "available_cpus": 2}}}}
 	res := Compare(base, slow, Options{Threshold: 0.05})
 	p := res.Pairs[1]
 	if p.Key != "sqrt.Sunk#avgt" || p.Verdict != Inconclusive || !strings.Contains(p.Reason, "would be a regression") ||
