@@ -80,10 +80,7 @@ func TestRegisterTestingRunsInForks(t *testing.T) {
 }
 
 func TestRegisterTestingKeepsLoopBodiesAlive(t *testing.T) {
-	// Six iterations a fork: DEAD_CODE judges each fork by its least
-	// disturbed iteration, and on a busy machine three can all be hit.
 	spec := writeSpec(t, quick+`  - include: 'SqrtDropped$'
-    measurement: {iterations: 6, time: 20ms}
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
