@@ -82,23 +82,34 @@ func TestRegisterTestingRunsInForks(t *testing.T) {
 func TestRegisterTestingKeepsLoopBodiesAlive(t *testing.T) {
 	spec := writeSpec(t, quick+`  - include: 'SqrtDropped$'
 `)
-	out := filepath.Join(t.TempDir(), "r.json")
-	r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
-	if r.Code != 0 {
-		t.Fatalf("exit %d; stderr:\n%s", r.Code, r.Stderr)
-	}
-	rep, _ := readReport(t, out)
-	codes := map[string][]string{}
-	for _, run := range rep.Runs {
-		for _, d := range run.Diagnostics {
-			codes[run.Benchmark] = append(codes[run.Benchmark], d.Code)
+	// DEAD_CODE is a statistical verdict: on a busy machine a short run
+	// may get TOO_FEW_SAMPLES or HIGH_VARIANCE instead. Up to three
+	// batches: the dropped result must be flagged in one of them, and the
+	// testing.B.Loop body in none.
+	native := false
+	for attempt := 0; attempt < 3 && !native; attempt++ {
+		out := filepath.Join(t.TempDir(), "r.json")
+		r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet")
+		if r.Code != 0 {
+			t.Fatalf("exit %d; stderr:\n%s", r.Code, r.Stderr)
+		}
+		rep, _ := readReport(t, out)
+		codes := map[string][]string{}
+		for _, run := range rep.Runs {
+			for _, d := range run.Diagnostics {
+				codes[run.Benchmark] = append(codes[run.Benchmark], d.Code)
+			}
+		}
+		native = slices.Contains(codes["native.SqrtDropped"], "DEAD_CODE")
+		if !native {
+			t.Logf("batch %d: native.SqrtDropped diagnostics %v", attempt+1, codes["native.SqrtDropped"])
+		}
+		if slices.Contains(codes["gotest.SqrtDropped"], "DEAD_CODE") {
+			t.Errorf("gotest.SqrtDropped: diagnostics %v, want no DEAD_CODE: testing.B.Loop keeps its body alive", codes["gotest.SqrtDropped"])
 		}
 	}
-	if !slices.Contains(codes["native.SqrtDropped"], "DEAD_CODE") {
-		t.Errorf("native.SqrtDropped: diagnostics %v, want DEAD_CODE: benchspec's B does not keep a dropped result alive", codes["native.SqrtDropped"])
-	}
-	if slices.Contains(codes["gotest.SqrtDropped"], "DEAD_CODE") {
-		t.Errorf("gotest.SqrtDropped: diagnostics %v, want no DEAD_CODE: testing.B.Loop keeps its body alive", codes["gotest.SqrtDropped"])
+	if !native {
+		t.Errorf("native.SqrtDropped: no DEAD_CODE in 3 batches, want it: benchspec's B does not keep a dropped result alive")
 	}
 }
 
