@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/benchspec/benchspec"
+	"github.com/benchspec/benchspec/report"
 )
 
 func init() {
@@ -184,5 +185,48 @@ func TestGCProfilerAndCPUProfile(t *testing.T) {
 	top, err := exec.Command("go", "tool", "pprof", "-top", cpu).CombinedOutput()
 	if err != nil || !strings.Contains(string(top), "flat") {
 		t.Errorf("go tool pprof -top %s: %v\n%s", cpu, err, top)
+	}
+}
+
+// A run with `precision` starts with its forks and adds real forks until
+// its error is within the target or a bound is hit; plan shows the
+// bounds and the report records why the run stopped and what it cost.
+func TestPrecisionAddsForksUntilABound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts forks")
+	}
+	// A target no benchmark meets on a 2-core machine (±0.0001 %): the
+	// fork bound must end it, after more forks than planned.
+	spec := writeSpec(t, quick+`  - include: '^e2e\.work$'
+    precision: {error: 0.0001%, max_forks: 4, max_time: 10m}
+  - include: '^e2e\.empty$'
+    forks: 2
+    precision: {error: 90%}
+`)
+	r := suite(t, "plan", spec)
+	if r.Code != 0 || !strings.Contains(r.Stdout, "2..4 until ±0.0001% or 10m0s") || !strings.Contains(r.Stdout, "2..20 until ±90% or 10m0s") {
+		t.Fatalf("plan: exit %d, want the precision bounds in the forks column:\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	out := filepath.Join(t.TempDir(), "r.json")
+	if r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet"); r.Code != 0 {
+		t.Fatalf("run: exit %d: %s", r.Code, r.Stderr)
+	}
+	rep, _ := readReport(t, out)
+	byName := map[string]*report.Run{}
+	for i := range rep.Runs {
+		byName[rep.Runs[i].Benchmark] = &rep.Runs[i]
+	}
+	work, empty := byName["e2e.work"], byName["e2e.empty"]
+	if work == nil || empty == nil || work.Precision == nil || empty.Precision == nil {
+		t.Fatalf("runs %v: want e2e.work and e2e.empty, each with its precision record", rep.Runs)
+	}
+	if p := work.Precision; p.Reason != report.StopMaxForks || p.Forks != 4 || len(work.Forks) != 4 || len(work.Primary.RawData) != 4 ||
+		p.WallNs <= 0 || !(float64(p.Error) > 0.000001) || work.Primary.Variance.TargetError != 0.000001 {
+		t.Errorf("e2e.work: precision %+v, %d forks; want stopped at max_forks after 4 real forks, its cost and the error it reached", *p, len(work.Forks))
+	}
+	// ±90 % is met by the 2 planned forks of an empty loop, or else by a
+	// few more; either way the record says precise with the error under it.
+	if p := empty.Precision; p.Reason != report.StopPrecise || p.Forks < 2 || p.Forks != len(empty.Forks) || !(float64(p.Error) <= 0.9) {
+		t.Errorf("e2e.empty: precision %+v with %d forks; want precise within ±90 %%", *p, len(empty.Forks))
 	}
 }

@@ -80,7 +80,10 @@ func TestRegisterTestingRunsInForks(t *testing.T) {
 }
 
 func TestRegisterTestingKeepsLoopBodiesAlive(t *testing.T) {
+	// Six iterations a fork: DEAD_CODE judges each fork by its least
+	// disturbed iteration, and on a busy machine three can all be hit.
 	spec := writeSpec(t, quick+`  - include: 'SqrtDropped$'
+    measurement: {iterations: 6, time: 20ms}
 `)
 	// DEAD_CODE is a statistical verdict: on a busy machine a short run
 	// may get TOO_FEW_SAMPLES or HIGH_VARIANCE instead. Up to three

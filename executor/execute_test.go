@@ -203,3 +203,52 @@ func TestGuardKillsGroupsAtEOF(t *testing.T) {
 		t.Fatal("the guard did not kill the group it watched")
 	}
 }
+
+// A run with a precision grows one fork at a time while Grow asks for
+// it, and never beyond its MaxForks, whatever Grow says; a run without
+// one is never asked.
+func TestExecuteGrowsRunsWithAPrecision(t *testing.T) {
+	p := testPlan(2, "empty", "empty")
+	p.Runs[1].Key = "empty#2"
+	p.Runs[0].Settings.Precision = spec.Precision{Error: 0.01, MaxForks: 4, MaxTime: time.Hour}
+	var asked []int
+	grow := func(r *plan.Run, forks []protocol.ForkResult) bool {
+		if r.Index != 0 {
+			t.Errorf("Grow asked about run %d, which has no precision", r.Index)
+		}
+		asked = append(asked, len(forks))
+		return true // never precise: the bound must stop it
+	}
+	forks, err := executor.Execute(context.Background(), p, executor.Options{Grow: grow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perRun := map[int][]int{}
+	for _, f := range forks {
+		if f.Failed() {
+			t.Errorf("run %d fork %d failed: %s", f.Run, f.Fork, f.Err)
+		}
+		perRun[f.Run] = append(perRun[f.Run], f.Fork)
+	}
+	if diff := cmp.Diff(map[int][]int{0: {1, 2, 3, 4}, 1: {1, 2}}, perRun); diff != "" {
+		t.Errorf("forks per run (-want +got):\n%s", diff)
+	}
+	// Asked after the planned forks (2) and after each added one until
+	// the bound (3); at 4 the bound answers.
+	if diff := cmp.Diff([]int{2, 3}, asked); diff != "" {
+		t.Errorf("Grow asked with these fork counts (-want +got):\n%s", diff)
+	}
+
+	// Precise after the third fork: it stops there.
+	asked = nil
+	forks, err = executor.Execute(context.Background(), p, executor.Options{Grow: func(r *plan.Run, fs []protocol.ForkResult) bool {
+		asked = append(asked, len(fs))
+		return len(fs) < 3
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(forks); n != 3+2 || !cmp.Equal(asked, []int{2, 3}) {
+		t.Errorf("%d forks, asked at %v; want 3 + 2 forks, asked at 2 and 3", n, asked)
+	}
+}

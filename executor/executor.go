@@ -74,6 +74,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
@@ -116,6 +117,13 @@ type Options struct {
 	Warn func(msg string)
 	// Order is the order of the forks; the zero Order is OrderDeclared.
 	Order Order
+	// Grow is asked, after the planned forks of a run whose settings set
+	// a precision (spec.Precision) and after every fork added since,
+	// whether the run needs one more fork: it gets the run's forks so far
+	// in fork order, warmup forks included. Execute stops adding forks on
+	// its own at the precision's MaxForks, and before a fork that would
+	// take the run's forks past its MaxTime. Nil adds no forks.
+	Grow func(r *plan.Run, forks []protocol.ForkResult) bool
 }
 
 // Execute runs every fork of p, one after the other in the order
@@ -162,7 +170,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 		forks = forks || r.Settings.Forks > 0
 	}
 	for _, f := range opts.Done {
-		if f.Run >= 0 && f.Run < len(p.Runs) && f.Fork >= 1 && f.Fork <= forkCount(&p.Runs[f.Run]) {
+		if f.Run >= 0 && f.Run < len(p.Runs) && f.Fork >= 1 && f.Fork <= maxForkCount(&p.Runs[f.Run]) {
 			x.done[forkID{f.Run, f.Fork}] = f
 		}
 	}
@@ -230,7 +238,7 @@ func (x *execution) fork(r *plan.Run, f int) (stop bool, err error) {
 			st.started = true
 		}
 		warm := f <= r.Settings.WarmupForks
-		x.obs.ForkStart(r, f, n, warm, x.count, x.all)
+		x.obs.ForkStart(r, f, max(n, f), warm, x.count, x.all)
 		fr = x.start(&protocol.Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir})
 		x.obs.ForkEnd(r, &fr)
 		if fr.Failed() && x.ctx.Err() != nil {
@@ -247,12 +255,49 @@ func (x *execution) fork(r *plan.Run, f int) (stop bool, err error) {
 	}
 	if fr.Failed() {
 		st.failed = true
-		x.all -= n - f // the forks the run skips leave the count
+		x.all -= max(n-f, 0) // the forks the run skips leave the count
 	}
-	if st.started && (st.failed || f == n) {
+	if !st.failed && f >= n && x.grows(r, st.forks) {
+		x.all++
+		return x.fork(r, f+1)
+	}
+	if st.started && (st.failed || f >= n) {
 		x.obs.RunEnd(r, st.forks)
 	}
 	return st.failed && x.opts.FailFast, nil
+}
+
+// grows reports whether a run with a precision takes one more fork: its
+// bounds allow it and opts.Grow asks for it.
+func (x *execution) grows(r *plan.Run, forks []protocol.ForkResult) bool {
+	pr := r.Settings.Precision
+	if x.opts.Grow == nil || !pr.Set() || r.Settings.Forks == 0 {
+		return false
+	}
+	measured, wall := 0, time.Duration(0)
+	for _, f := range forks {
+		if !f.Warmup {
+			measured++
+		}
+		wall += f.Wall
+	}
+	if measured >= pr.ForkBound(r.Settings.Forks) {
+		return false
+	}
+	// Stop before a fork, as long as the average one, would pass MaxTime.
+	if wall+wall/time.Duration(len(forks)) > pr.TimeBound() {
+		return false
+	}
+	return x.opts.Grow(r, forks)
+}
+
+// maxForkCount is the most forks a run may take: its planned ones, or
+// with a precision as many as its bound allows.
+func maxForkCount(r *plan.Run) int {
+	if pr := r.Settings.Precision; pr.Set() && r.Settings.Forks > 0 {
+		return r.Settings.WarmupForks + pr.ForkBound(r.Settings.Forks)
+	}
+	return forkCount(r)
 }
 
 // start runs one fork: a fresh process, or in-process for forks: 0.

@@ -164,6 +164,10 @@ func buildRun(r *plan.Run, forks []protocol.ForkResult, gomaxprocs int) (run Run
 	}
 	addSecondary(run.SecondaryMetrics, measured)
 	run.Diagnostics = diagnose(r, run.Threads, measured, &primary, samples)
+	if pr := r.Settings.Precision; pr.Set() {
+		run.Primary.withTarget(pr.Error)
+		run.Precision = precisionOf(r, forks)
+	}
 	return run, true
 }
 

@@ -26,10 +26,21 @@ func TestBuildAverageTimeExcludesWarmup(t *testing.T) {
 	if diff := cmp.Diff(want, m.RawData, floatCmp); diff != "" {
 		t.Errorf("raw data (-want +got):\n%s", diff)
 	}
+	// Fork means 11 and 13: s = √2, t(0.9995, 1)·√2/√2 = 636.619. JMH's
+	// error over the 6 iterations stays as IterationError.
 	if m.Count != 6 || m.Score != 12 || m.ScoreUnit != "ns/op" || m.Min != 10 || m.Max != 14 ||
-		!near(float64(m.ScoreError), 3.965719, 1e-6) {
-		t.Errorf("primary = %d × %v ± %v %s [%v, %v], want 6 × 12 ± 3.965719 ns/op [10, 14]",
-			m.Count, m.Score, m.ScoreError, m.ScoreUnit, m.Min, m.Max)
+		!near(float64(m.ScoreError), 636.619, 5e-4) || !near(float64(m.IterationError), 3.965719, 1e-6) {
+		t.Errorf("primary = %d × %v ± %v (iterations ± %v) %s [%v, %v], want 6 × 12 ± 636.619 (iterations ± 3.965719) ns/op [10, 14]",
+			m.Count, m.Score, m.ScoreError, m.IterationError, m.ScoreUnit, m.Min, m.Max)
+	}
+	if v := m.Variance; v == nil || v.Forks != 2 || !cmp.Equal(v.ForkMeans, []Float{11, 13}) ||
+		!near(float64(v.WithinForkStdev), 1, 1e-12) || !near(float64(v.BetweenForkStdev), math.Sqrt(5.0/3), 1e-12) ||
+		!near(float64(v.BetweenForkShare), 0.625, 1e-12) || v.TargetError != DefaultTargetError ||
+		v.ForksNeeded == nil || *v.ForksNeeded < 1000 {
+		// MSW = 4/4 = 1, MSB = 3·(1+1)/1 = 6, n0 = 3: σ²b = (6−1)/3 = 5/3,
+		// share (5/3)/(8/3). ±1 % of 12 with fork means √2 apart takes
+		// √k ≥ t·√2/0.12 ≈ 39, over a thousand forks.
+		t.Errorf("variance = %+v (forks needed %v), want 2 forks 11 and 13, within 1, between √(5/3), share 0.625, over 1000 forks for ±1 %%", v, v.ForksNeeded)
 	}
 	// allocs/op 2 and 4 in the two measured forks.
 	allocs, ok := run.SecondaryMetrics["allocs/op"]
@@ -135,7 +146,7 @@ func TestBuildEnv(t *testing.T) {
 	if rep.Env.TimerResolutionNs != 31 || rep.Env.TimerOverheadNs != 20 {
 		t.Errorf("timer = %v ns resolution, %v ns overhead; want medians 31 and 20", rep.Env.TimerResolutionNs, rep.Env.TimerOverheadNs)
 	}
-	if rep.Env.End != env.End || rep.Suite != "seeds" || rep.SchemaVersion != 1 || len(rep.Specs) != 1 {
+	if rep.Env.End != env.End || rep.Suite != "seeds" || rep.SchemaVersion != 2 || len(rep.Specs) != 1 {
 		t.Errorf("report header = %+v", rep)
 	}
 	empty := Build(p, nil, Env{})

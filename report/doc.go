@@ -9,8 +9,28 @@
 //     are time per op. The run log and Build both use it.
 //   - A run's score is the mean over every measurement iteration of every
 //     measured fork; Cnt is forks × iterations (sample mode: the number of
-//     samples); the error is the 99.9 % Student-t half-width
-//     t(0.9995, n-1) · s/√n. With n ≤ 1 there is no error: it is NaN.
+//     samples).
+//   - Forks are the experimental unit, and here the package parts from
+//     JMH. A fork's iterations share its process's draw of memory layout,
+//     code placement and core, so they are not independent samples of
+//     the score; when processes differ, JMH's error over all iterations
+//     is far too narrow. The error is the 99.9 % Student-t half-width
+//     over the fork means, t(0.9995, forks−1) · s/√forks, s their
+//     standard deviation: the interval of the two-level model of
+//     Kalibera and Jones ("Rigorous Benchmarking in Reasonable Time",
+//     ISMM 2013), exact for a balanced design with normal fork means,
+//     and deterministic, unlike their alternative, a hierarchical
+//     bootstrap, which is also unstable with the few forks a benchmark
+//     can afford (package internal/forkstat says more). With fewer than
+//     2 forks there is no error: it is NaN. With 2 it is wide
+//     (t = 636.6), with 3 less so (31.6): that is what so few processes
+//     can say about the next one. Each metric carries the model
+//     (Variance): the fork means, the within-fork and between-fork
+//     variance components, the between-fork share, and the forks that
+//     would bring the error within a stated relative width (the spec's
+//     precision, else DefaultTargetError). JMH's error over iterations is
+//     kept as IterationError, and the JMH renderer writes it as
+//     scoreError.
 //   - Warmup forks are kept in the report, marked, and stay out of every
 //     statistic.
 //   - A run with a failed fork has status "failed" and no numbers at all:

@@ -111,7 +111,8 @@ func TestRead(t *testing.T) {
 		name, doc, err string
 	}{
 		{"unknown fields are fine", `{"schema_version": 1, "from_the_future": true, "runs": []}`, ""},
-		{"newer version", `{"schema_version": 2}`, "unsupported schema_version 2 (this build reads 1)"},
+		{"version 1", `{"schema_version": 1, "runs": []}`, ""},
+		{"newer version", `{"schema_version": 3}`, "unsupported schema_version 3 (this build reads 1 and 2)"},
 		{"no version", `{"runs": []}`, "unsupported schema_version 0"},
 		{"not JSON", `score: 1`, "reading JSON report"},
 		{"string number", `{"schema_version": 1, "env": {"timer_overhead_ns": "NaN"}}`, "number or null expected"},
@@ -163,5 +164,28 @@ func TestPercentilesJSONOrder(t *testing.T) {
 	var back Percentiles
 	if err := json.Unmarshal(b, &back); err != nil || len(back) != 5 || back["99.9"].Valid() {
 		t.Errorf("Unmarshal = %v, %v", back, err)
+	}
+}
+
+// A version 1 report is read as version 2: its score_error was JMH's
+// iteration error, and the error that counts forks is computed from its
+// raw data.
+func TestReadUpgradesVersion1(t *testing.T) {
+	doc := `{"schema_version": 1, "runs": [{"key": "a#avgt", "status": "ok", "primary_metric": {
+		"score": 12, "score_error": 3.965719, "score_unit": "ns/op", "count": 6,
+		"raw_data": [[10, 11, 12], [12, 13, 14]]},
+		"secondary_metrics": {"allocs/op": {"score": 3, "score_error": 636.619, "raw_data": [[2], [4]]}}}]}`
+	rep, err := Read(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Runs[0].Primary
+	if rep.SchemaVersion != SchemaVersion || m.IterationError != 3.965719 || !near(float64(m.ScoreError), 636.619, 5e-4) ||
+		!near(float64(m.ScoreConfidence[1]), 12+636.619, 5e-4) || m.Variance == nil || m.Variance.Forks != 2 {
+		t.Errorf("upgraded: version %d, primary %+v, variance %+v; want version %d, iteration error 3.965719, error 636.619 over 2 forks",
+			rep.SchemaVersion, m, m.Variance, SchemaVersion)
+	}
+	if a := rep.Runs[0].SecondaryMetrics["allocs/op"]; a.IterationError != 636.619 || a.Variance == nil || !cmp.Equal(a.Variance.ForkMeans, []Float{2, 4}) {
+		t.Errorf("upgraded secondary metric = %+v", a)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/internal/diag"
+	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -19,7 +20,12 @@ import (
 // SchemaVersion is the version of the JSON report this package writes and
 // reads. It changes only when a field changes meaning or disappears; new
 // fields are added without a bump, and Read ignores fields it does not know.
-const SchemaVersion = 1
+//
+// Version 2 changed what score_error means: version 1's was JMH's error
+// over all iterations (now iteration_error), version 2's counts forks
+// (Metric.ScoreError). Read still reads version 1 and upgrades it from
+// its raw data, which both versions hold.
+const SchemaVersion = 2
 
 // Run statuses.
 const (
@@ -117,7 +123,10 @@ type Run struct {
 	Primary          *Metric           `json:"primary_metric"`
 	SecondaryMetrics map[string]Metric `json:"secondary_metrics"`
 	Diagnostics      []Diagnostic      `json:"diagnostics"`
-	Forks            []Fork            `json:"forks"`
+	// Precision is how a run with a precision target ended (why it
+	// stopped, what it cost); nil for a run without one.
+	Precision *Precision `json:"precision,omitempty"`
+	Forks     []Fork     `json:"forks"`
 }
 
 // GoTestRef is the package of a package benchmark.
@@ -209,22 +218,63 @@ func (r *Run) DisplayName() string {
 
 // Metric is a score with its error and the data it came from.
 type Metric struct {
-	Score      Float `json:"score"`
-	ScoreError Float `json:"score_error"` // 99.9 % half-width; null when Count ≤ 1
+	Score Float `json:"score"`
+	// ScoreError is the 99.9 % half-width with forks as the unit:
+	// t(0.9995, forks−1) times the standard deviation of the fork means
+	// over √forks (package doc). It is null with fewer than 2 forks: one
+	// process says nothing about the next.
+	ScoreError Float `json:"score_error"`
 	// ScoreConfidence is [Score-ScoreError, Score+ScoreError].
-	ScoreConfidence [2]Float    `json:"score_confidence"`
-	ScoreUnit       string      `json:"score_unit"`
-	Count           int         `json:"count"`
-	Stdev           Float       `json:"stdev"` // sample standard deviation (n-1)
-	Min             Float       `json:"min"`
-	Max             Float       `json:"max"`
-	Percentiles     Percentiles `json:"percentiles"`
+	ScoreConfidence [2]Float `json:"score_confidence"`
+	// IterationError is JMH's error, which treats every value of every
+	// fork as independent: t(0.9995, Count−1)·Stdev/√Count; null when
+	// Count ≤ 1. It is too small whenever forks differ; the JMH renderer
+	// writes it, because that is what JMH's scoreError means.
+	IterationError Float `json:"iteration_error"`
+	// Variance is the fork-level model the error comes from.
+	Variance    *Variance   `json:"variance"`
+	ScoreUnit   string      `json:"score_unit"`
+	Count       int         `json:"count"`
+	Stdev       Float       `json:"stdev"` // sample standard deviation (n-1)
+	Min         Float       `json:"min"`
+	Max         Float       `json:"max"`
+	Percentiles Percentiles `json:"percentiles"`
 	// RawData holds, per measured fork, the values the metric was computed
 	// from (iteration scores; one value per fork for fork-level metrics).
 	RawData [][]Float `json:"raw_data"`
 	// Histogram is the merged sample distribution (sample mode's primary
 	// metric only).
 	Histogram *Histogram `json:"histogram,omitempty"`
+}
+
+// Variance is the two-level model of a metric's values (iterations
+// nested in forks): its variance components, and how many forks a stated
+// precision would take. Standard deviations are in the metric's unit;
+// numbers that cannot be estimated are null.
+type Variance struct {
+	// Forks is the number of measured forks with values: the number of
+	// independent samples the error rests on.
+	Forks int `json:"forks"`
+	// ForkMeans are the means of those forks, in fork order.
+	ForkMeans []Float `json:"fork_means"`
+	// WithinForkStdev is √σ²w: how far one value strays from its fork's
+	// mean. Null when no fork has two values.
+	WithinForkStdev Float `json:"within_fork_stdev"`
+	// BetweenForkStdev is √σ²b: how far a fork's true mean strays from
+	// the score, net of the within-fork noise. Null with fewer than 2
+	// forks or without within-fork values.
+	BetweenForkStdev Float `json:"between_fork_stdev"`
+	// BetweenForkShare is σ²b / (σ²b + σ²w), the share of a value's
+	// variance that comes from the process it ran in.
+	BetweenForkShare Float `json:"between_fork_share"`
+	// TargetError is the relative 99.9 % half-width ForksNeeded aims at:
+	// the spec's precision error, else DefaultTargetError.
+	TargetError Float `json:"target_error"`
+	// ForksNeeded is the number of forks, each as long as these, whose
+	// error would be within TargetError of the score, estimated from the
+	// spread of these forks' means; null with fewer than 2 forks or beyond
+	// forkstat.MaxForks.
+	ForksNeeded *int `json:"forks_needed"`
 }
 
 // Percentiles are a metric's percentiles keyed by percent, like JMH's
@@ -327,9 +377,34 @@ func Read(r io.Reader) (*Report, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("report: reading JSON report: data after the report, at byte %d", dec.InputOffset())
 	}
-	if rep.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("report: unsupported schema_version %d (this build reads %d)",
+	switch rep.SchemaVersion {
+	case SchemaVersion:
+	case 1:
+		upgradeV1(&rep)
+	default:
+		return nil, fmt.Errorf("report: unsupported schema_version %d (this build reads 1 and %d)",
 			rep.SchemaVersion, SchemaVersion)
 	}
 	return &rep, nil
+}
+
+// upgradeV1 turns a version 1 report into a version 2 one: its
+// score_error is JMH's iteration error, and the fork-level error and
+// variance components are computed from the raw data.
+func upgradeV1(rep *Report) {
+	rep.SchemaVersion = SchemaVersion
+	up := func(m *Metric) {
+		m.IterationError = m.ScoreError
+		m.model(forkstat.Of(rawFloats(m.RawData)), DefaultTargetError)
+	}
+	for i := range rep.Runs {
+		run := &rep.Runs[i]
+		if run.Primary != nil {
+			up(run.Primary)
+		}
+		for name, m := range run.SecondaryMetrics {
+			up(&m)
+			run.SecondaryMetrics[name] = m
+		}
+	}
 }

@@ -8,11 +8,16 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/internal/protocol/hist"
 )
 
 // Confidence is the level of every score error and confidence interval.
 const Confidence = 0.999
+
+// DefaultTargetError is the relative half-width that Variance.ForksNeeded
+// aims at when the run's spec sets no precision: ±1 %.
+const DefaultTargetError = 0.01
 
 // Quantile is one of the percentiles a metric reports: its quantile Q,
 // its Key in Metric.Percentiles and its Name as a sample-mode secondary
@@ -83,9 +88,12 @@ func Percentile(sorted []float64, p float64) float64 {
 }
 
 // metricOf summarises values grouped per fork (the raw data): mean,
-// error, confidence interval, stdev, min, max and percentiles over all of
-// them. A value that is not finite makes every statistic NaN (null): the
-// arithmetic went wrong somewhere and no summary of it is right.
+// stdev, min, max and percentiles over all of them, JMH's iteration
+// error, and the fork-level model (Variance) with the score's error and
+// confidence interval, which count forks. A value that is not finite
+// makes every statistic NaN (null): the arithmetic went wrong somewhere
+// and no summary of it is right. ForksNeeded aims at DefaultTargetError;
+// withTarget changes it.
 func metricOf(raw [][]float64, unit string) Metric {
 	var all []float64
 	for _, fork := range raw {
@@ -101,15 +109,65 @@ func metricOf(raw [][]float64, unit string) Metric {
 	}
 	if !finite {
 		m.fill(math.NaN(), math.NaN(), math.NaN(), math.NaN(), func(float64) float64 { return math.NaN() })
+		m.model(forkstat.Of(nil), DefaultTargetError)
 		return m
 	}
+	model := forkstat.Of(raw)
 	sort.Float64s(all)
 	mean, stdev := stat.MeanStdDev(all, nil)
 	if len(all) == 1 {
 		stdev = math.NaN()
 	}
 	m.fill(mean, stdev, all[0], all[len(all)-1], func(q float64) float64 { return Percentile(all, 100*q) })
+	m.model(model, DefaultTargetError)
 	return m
+}
+
+// model sets the score's error and confidence interval from the fork
+// means, and the Variance, with ForksNeeded aiming at a relative
+// half-width of target.
+func (m *Metric) model(fm forkstat.Model, target float64) {
+	e := fm.HalfWidth(Confidence)
+	m.ScoreError = Float(e)
+	m.ScoreConfidence = [2]Float{m.Score - Float(e), m.Score + Float(e)}
+	v := &Variance{
+		Forks:            fm.Forks,
+		ForkMeans:        floats(fm.Means),
+		WithinForkStdev:  Float(math.Sqrt(fm.Within)),
+		BetweenForkStdev: Float(math.Sqrt(fm.Between)),
+		BetweenForkShare: Float(fm.BetweenShare()),
+		TargetError:      Float(target),
+	}
+	if v.ForkMeans == nil {
+		v.ForkMeans = []Float{}
+	}
+	if n, ok := fm.ForksFor(target*math.Abs(float64(m.Score)), Confidence); ok && m.Score.Valid() {
+		v.ForksNeeded = &n
+	}
+	m.Variance = v
+}
+
+// withTarget recomputes ForksNeeded for a relative half-width of target.
+func (m *Metric) withTarget(target float64) {
+	if m.Variance == nil || !(target > 0) {
+		return
+	}
+	m.model(forkstat.Of(rawFloats(m.RawData)), target)
+}
+
+// rawFloats converts raw data back to float64, leaving out values that
+// do not exist.
+func rawFloats(raw [][]Float) [][]float64 {
+	out := make([][]float64, len(raw))
+	for i, fork := range raw {
+		out[i] = []float64{}
+		for _, v := range fork {
+			if v.Valid() {
+				out[i] = append(out[i], float64(v))
+			}
+		}
+	}
+	return out
 }
 
 // metricOfHist summarises a sample-mode histogram of per-op times in
@@ -141,12 +199,16 @@ func metricOfHist(h *hist.Histogram, unit float64, unitName string, raw [][]floa
 	return m
 }
 
-// fill sets the statistics of m from its count, mean, stdev, min, max and
-// a quantile function.
+// fill sets the statistics of m over all its values from their count,
+// mean, stdev, min, max and a quantile function, and JMH's iteration
+// error; the score's own error (model) counts forks and keeps its
+// interval centred on the score set here.
 func (m *Metric) fill(mean, stdev, lo, hi float64, quantile func(q float64) float64) {
-	e := halfWidth(stdev, m.Count)
-	m.Score, m.ScoreError = Float(mean), Float(e)
-	m.ScoreConfidence = [2]Float{Float(mean - e), Float(mean + e)}
+	m.Score, m.IterationError = Float(mean), Float(halfWidth(stdev, m.Count))
+	if m.Variance != nil {
+		e := m.ScoreError
+		m.ScoreConfidence = [2]Float{m.Score - e, m.Score + e}
+	}
 	m.Stdev, m.Min, m.Max = Float(stdev), Float(lo), Float(hi)
 	m.Percentiles = make(Percentiles, len(percentiles))
 	for _, p := range percentiles {

@@ -33,6 +33,9 @@ type Settings struct {
 	// Diagnostics are the thresholds of the trust diagnostics; zero
 	// thresholds mean the defaults (DiagSettings.WithDefaults).
 	Diagnostics DiagSettings `json:"diagnostics,omitzero"`
+	// Precision, when set, makes Forks the number of forks the run starts
+	// with, and adds forks until the score's error is within its target.
+	Precision Precision `json:"precision,omitzero"`
 }
 
 // Iterations configures one phase (warmup or measurement).
@@ -120,6 +123,7 @@ var settingKeys = map[string]func(s *Settings, v any){
 		}
 	},
 	"profilers": func(s *Settings, v any) { s.Profilers = stringList(v) },
+	"precision": func(s *Settings, v any) { applyPrecision(&s.Precision, v.(map[string]any)) },
 	"diagnostics": func(s *Settings, v any) {
 		applyKeys(&s.Diagnostics, v.(map[string]any), diagKeys)
 	},

@@ -49,6 +49,9 @@ var nonDefault = map[string]string{
 	"diagnostics.multimodal_min_values":       "100",
 	"diagnostics.high_variance_cv":            "0.5",
 	"diagnostics.high_variance_outlier_shift": "0.5",
+	"precision.error":                         "2%",
+	"precision.max_forks":                     "7",
+	"precision.max_time":                      "3m",
 }
 
 // schemaSettingKeys returns the settings keys of spec.schema.json, nested

@@ -15,10 +15,12 @@ func runCompare(e *cli.Env, args []string) int {
 	fs := e.Flags("compare BASE.json NEW.json [--threshold 5%] [--format text|markdown|json]",
 		"Compare pairs the runs of two JSON reports by benchmark, params and mode,\n"+
 			"and shows per pair the change of the score, its confidence interval and\n"+
-			"the p-value of Welch's t-test on the iteration scores. A change whose\n"+
-			"confidence interval (at 1-alpha) lies wholly beyond the threshold, in the\n"+
-			"direction the unit calls worse (lower for ops/time, higher for time/op),\n"+
-			"is a regression. Runs on one side only are listed. It exits 1 when a run\n"+
+			"the p-value of Welch's t-test on the fork means (forks are the unit: a\n"+
+			"fork's iterations share its process). A change whose confidence interval\n"+
+			"(at 1-alpha) lies wholly beyond the threshold, in the direction the unit\n"+
+			"calls worse (lower for ops/time, higher for time/op), is a regression;\n"+
+			"wholly within it, unchanged; across it, inconclusive, with the forks a\n"+
+			"side that would decide it. Runs on one side only are listed. It exits 1 when a run\n"+
 			"regressed or failed in NEW, 2 on bad usage or an unreadable report, and 0\n"+
 			"otherwise.")
 	threshold := fs.String("threshold", "5%", "smallest change that counts, in percent (the % is optional); the confidence interval must lie beyond it")

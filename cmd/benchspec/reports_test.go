@@ -38,7 +38,7 @@ func TestReportCommand(t *testing.T) {
 		}
 	}
 	_, md, _ := runCmd(t, "report", "--format", "markdown", baseJSON)
-	if !strings.Contains(md, "| `sqrt.Sunk` |  | avgt | 15 | 2.202 | ± 0.036 | ns/op |") {
+	if !strings.Contains(md, "| `sqrt.Sunk` |  | avgt | 15 | 2.202 | ± 0.324 | ns/op |") {
 		t.Errorf("markdown report lacks sqrt.Sunk's row:\n%s", md)
 	}
 	out := filepath.Join(t.TempDir(), "report.html")

@@ -5,8 +5,11 @@
 package main
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"slices"
+	"strconv"
 
 	"github.com/benchspec/benchspec"
 )
@@ -73,6 +76,22 @@ func init() {
 		benchspec.Sink(len(s))
 	})
 
+	// A planted slowdown, for testing compare: a chain of multiply-xor
+	// steps, 2000 × SEEDS_SPIN_FACTOR of them (default 1), each waiting
+	// for the one before, so its cost follows the factor. Run a base with
+	// the factor unset and a new report with SEEDS_SPIN_FACTOR=1.05, and
+	// compare must call it a 5 % regression (scripts/compare-rates.sh).
+	benchspec.Register("planted.Spin", func(b *benchspec.B) {
+		steps := spinSteps(os.Getenv("SEEDS_SPIN_FACTOR"))
+		x := uint64(1)
+		for b.Loop() {
+			for range steps {
+				x = x*0x9E3779B97F4A7C15 ^ x>>29
+			}
+		}
+		benchspec.Sink(x)
+	})
+
 	// Three identical counters behind one interface. On the JVM, run one
 	// after the other in one process, they measured 29, 166 and 278 ms:
 	// the call site had seen more types each time. Forks keep them apart.
@@ -85,6 +104,20 @@ func init() {
 			benchspec.Sink(c.Get())
 		})
 	}
+}
+
+// spinSteps is 2000 × factor, rounded; 2000 when factor is empty, and
+// a panic (a failed fork, loud in the report) when it is not a positive
+// number.
+func spinSteps(factor string) int {
+	if factor == "" {
+		return 2000
+	}
+	f, err := strconv.ParseFloat(factor, 64)
+	if err != nil || !(f > 0) || f > 1000 {
+		panic(fmt.Sprintf("SEEDS_SPIN_FACTOR=%q: want a positive number such as 1.05", factor))
+	}
+	return int(math.Round(2000 * f))
 }
 
 func main() { benchspec.Main() }

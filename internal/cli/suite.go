@@ -16,6 +16,7 @@ import (
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/host"
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/runlog"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
@@ -244,8 +245,11 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			ps = append(ps, prm.Name+"="+prm.Value)
 		}
 		forks := fmt.Sprint(s.Forks)
+		if pr := s.Precision; pr.Set() && s.Forks > 0 {
+			forks = fmt.Sprintf("%d..%d until ±%.4g%% or %s", s.Forks, pr.ForkBound(s.Forks), 100*pr.Error, pr.TimeBound())
+		}
 		if s.WarmupForks > 0 {
-			forks = fmt.Sprintf("%d+%d", s.WarmupForks, s.Forks)
+			forks = fmt.Sprintf("%d+%s", s.WarmupForks, forks)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s", r.Index+1, r.Benchmark, strings.Join(ps, " "), r.Mode, forks,
 			phaseString(s.Warmup, r.Mode), phaseString(s.Measurement, r.Mode), r.Estimate.Round(time.Millisecond))
@@ -370,6 +374,9 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		Record:     jr.record(),
 		Guard:      true,
 		Warn:       func(msg string) { e.Errorf("%s", msg) },
+		Grow: func(r *plan.Run, forks []protocol.ForkResult) bool {
+			return !report.Precise(r, forks)
+		},
 	})
 	finish()
 	env.End = time.Now()

@@ -99,7 +99,8 @@ type Input struct {
 	// iteration scores in Unit.
 	Scores [][]float64
 	// Score, Error and Count are the primary metric: its mean, its 99.9 %
-	// half-width (NaN when there is none) and its count.
+	// half-width with forks as the unit (NaN with fewer than 2 forks) and
+	// its count.
 	Score, Error float64
 	Count        int
 	// Samples is sample mode's merged histogram of per-op times in
@@ -142,7 +143,9 @@ func Check(in *Input) []Diagnostic {
 	if fired[NotSteady] {
 		return out
 	}
-	add(tooFewSamples(in)...)
+	if !fired[ForksDisagree] { // which explains a wide interval
+		add(tooFewSamples(in)...)
+	}
 	add(multimodal(in, th, fired[ForksDisagree])...)
 	add(highVariance(in.Scores, th)...)
 	return out

@@ -7,12 +7,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/schemas"
@@ -71,8 +73,9 @@ func timedInput(mode spec.Mode, batch int, d spec.DiagSettings, perFork ...[]flo
 		in.Scores = append(in.Scores, scores)
 		all = append(all, scores...)
 	}
+	// As the report passes it: the error counts forks.
 	iv := intervalOf(all)
-	in.Score, in.Error, in.Count = iv.mean, iv.half, iv.n
+	in.Score, in.Error, in.Count = iv.mean, forkstat.Of(in.Scores).HalfWidth(confidence), iv.n
 	return in
 }
 
@@ -146,8 +149,11 @@ func TestCheck(t *testing.T) {
 		{"dead code in thrpt", timedInput(spec.ModeThroughput, 1, def, steady(1, 0.26), steady(2, 0.26)), []string{DeadCode}},
 
 		{"one call per ss interval", timedInput(spec.ModeSingleShot, 1, def, steady(1, 150), steady(2, 150)), []string{TimerResolution}},
-		{"a batch per ss interval", timedInput(spec.ModeSingleShot, 10000, def, steady(1, 150), steady(2, 150)), []string{}},
-		{"one call per ss interval, lax ratio", timedInput(spec.ModeSingleShot, 1, spec.DiagSettings{TimerRatio: 0.5}, steady(1, 150), steady(2, 150)), []string{}},
+		{"a batch per ss interval", timedInput(spec.ModeSingleShot, 10000, def, steady(1, 150), steady(2, 150), steady(3, 150)), []string{}},
+		{"one call per ss interval, lax ratio", timedInput(spec.ModeSingleShot, 1, spec.DiagSettings{TimerRatio: 0.5}, steady(1, 150), steady(2, 150), steady(3, 150)), []string{}},
+		// Two forks whose means agree to 0.2 %: t(0.9995, 1) = 636.6 still
+		// makes the interval that counts forks wider than the score.
+		{"two forks", timedInput(spec.ModeSingleShot, 10000, def, steady(1, 150), steady(2, 150)), []string{TooFewSamples}},
 
 		{"trend", avgt(def, trending(1, 10, 100, 0.05, 0.01), trending(2, 10, 100, 0.05, 0.01)), []string{NotSteady}},
 		{"small trend", avgt(def, trending(1, 10, 100, 0.005, 0.001), trending(2, 10, 100, 0.005, 0.001)), []string{}},
@@ -168,10 +174,12 @@ func TestCheck(t *testing.T) {
 		{"two close modes", avgt(def, twoModes(60, 100, 106)), []string{}},
 		{"two close modes, lower separation floor", avgt(spec.DiagSettings{MultimodalSeparation: 0.02}, twoModes(60, 100, 106)), []string{Multimodal}},
 
-		{"high variance", avgt(def, noisy(1, 10, 100, 0.3), noisy(2, 10, 100, 0.3)), []string{HighVariance}},
-		{"high variance, lax cv", avgt(spec.DiagSettings{HighVarianceCV: 0.6}, noisy(1, 10, 100, 0.3), noisy(2, 10, 100, 0.3)), []string{}},
-		{"outlier that moves the mean", avgt(def, append(steady(1, 100), 400), steady(2, 100)), []string{HighVariance}},
-		{"outlier that barely moves the mean", avgt(def, append(steady(1, 100), 130), steady(2, 100)), []string{}},
+		// 30 % noise leaves 3 fork means about 10 % apart: the interval is wider
+		// than the score too.
+		{"high variance", avgt(def, noisy(1, 10, 100, 0.3), noisy(2, 10, 100, 0.3), noisy(3, 10, 100, 0.3)), []string{TooFewSamples, HighVariance}},
+		{"high variance, lax cv", avgt(spec.DiagSettings{HighVarianceCV: 0.6}, noisy(1, 10, 100, 0.3), noisy(2, 10, 100, 0.3), noisy(3, 10, 100, 0.3)), []string{TooFewSamples}},
+		{"outlier that moves the mean", avgt(def, append(steady(1, 100), 400), steady(2, 100), steady(3, 100)), []string{TooFewSamples, HighVariance}},
+		{"outlier that barely moves the mean", avgt(def, append(steady(1, 100), 130), steady(2, 100), steady(3, 100)), []string{}},
 
 		{"two values", avgt(def, []float64{100, 101}), []string{TooFewSamples}},
 		{"two dead values", avgt(def, []float64{0.3, 0.3}), []string{TooFewSamples}},
@@ -180,7 +188,7 @@ func TestCheck(t *testing.T) {
 		{"in process", avgt(def, steady(1, 100)), []string{InProcess}},
 		{"in process, two values", avgt(def, []float64{100, 101}), []string{InProcess, TooFewSamples}},
 
-		{"ignored", avgt(spec.DiagSettings{Ignore: []string{DeadCode}}, steady(1, 0.3), steady(2, 0.3)), []string{}},
+		{"ignored", avgt(spec.DiagSettings{Ignore: []string{DeadCode}}, steady(1, 0.3), steady(2, 0.3), steady(3, 0.3)), []string{}},
 		{"a trend hides the spread it causes", avgt(def, trending(1, 10, 100, 0.1, 0.01)), []string{NotSteady}},
 		{"ignoring the trend shows the spread", avgt(spec.DiagSettings{Ignore: []string{NotSteady}}, trending(1, 10, 100, 0.1, 0.01)), []string{HighVariance}},
 	}
@@ -360,17 +368,18 @@ func TestMannKendall(t *testing.T) {
 }
 
 func TestOneWayANOVA(t *testing.T) {
-	// means 2 and 5: SSB = 13.5 on 1 df, SSW = 4 on 4 df, F = 13.5, the
-	// square of the two-sample t statistic, p = 0.0213
-	a, ok := oneWay([][]float64{{1, 2, 3}, {4, 5, 6}})
-	if !ok || math.Abs(a.f-13.5) > 1e-9 || math.Abs(a.p-0.02131) > 1e-4 {
-		t.Fatalf("F %v p %v, want 13.5 and 0.0213", a.f, a.p)
+	// FORKS_DISAGREE reads the report's model (forkstat). Means 2 and 5:
+	// SSB = 13.5 on 1 df, SSW = 4 on 4 df, F = 13.5, the square of the
+	// two-sample t statistic, p = 0.0213.
+	a := forkstat.Of([][]float64{{1, 2, 3}, {4, 5, 6}})
+	if math.Abs(a.F-13.5) > 1e-9 || math.Abs(a.P-0.02131) > 1e-4 {
+		t.Fatalf("F %v p %v, want 13.5 and 0.0213", a.F, a.P)
 	}
 	// variance component (MSB − MSW)/n0 = (13.5 − 1)/3 over MSW = 1
-	if math.Abs(a.ratio-12.5/3) > 1e-9 {
-		t.Errorf("variance ratio %v, want %v", a.ratio, 12.5/3)
+	if math.Abs(a.Between/a.Within-12.5/3) > 1e-9 {
+		t.Errorf("variance ratio %v, want %v", a.Between/a.Within, 12.5/3)
 	}
-	if _, ok := oneWay([][]float64{{1, 2, 3}}); ok {
+	if a := forkstat.Of([][]float64{{1, 2, 3}}); !math.IsNaN(a.P) {
 		t.Error("one fork: want no ANOVA")
 	}
 }
@@ -511,8 +520,48 @@ func TestTooFewSamplesSaysTheWidth(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("no %s among %v", TooFewSamples, codes(ds))
 	}
-	want := "the 99.9 % interval of the score, 137 ± 2708 ns/op = [-2571, 2845] (n = 3), is 5416 ns/op wide, wider than the score itself; run more measurement iterations or more forks"
+	// One fork: the interval over its iterations, which is too narrow as
+	// it is, says so.
+	want := "the 99.9 % interval of the score, 137 ± 2708 ns/op = [-2571, 2845] (n = 3, one fork: over its iterations as if independent, too narrow as that is), is 5416 ns/op wide, wider than the score itself; run more measurement iterations or more forks"
 	if diff := cmp.Diff(want, ds[i].Message); diff != "" {
 		t.Errorf("message (-want +got):\n%s", diff)
+	}
+}
+
+// DEAD_CODE compares each fork with its own empty loop (the loop's cost
+// is the process's: the counter.Inc3 measured 1.55 and 3.09 ns
+// in two forks of one run), and the median over all iterations of all
+// forks decides, so that one odd fork decides nothing either way.
+func TestDeadCodePerFork(t *testing.T) {
+	withBaselines := func(in *Input, base ...float64) *Input {
+		for i := range in.Forks {
+			in.Forks[i].Timer.BaselineNs = []float64{base[i], base[i] * 1.01, base[i] * 0.99, base[i] * 20} // one preempted
+		}
+		return in
+	}
+	def := spec.DiagSettings{}
+	// Real work at 5× its own loop in two forks; the third fork's loop
+	// ran slow (1.2 ns) and hides the body.
+	alive := withBaselines(avgt(def, noisy(1, 5, 1.55, 0.01), noisy(2, 5, 1.55, 0.01), noisy(3, 5, 1.55, 0.01)), 0.3, 0.3, 1.2)
+	for _, d := range Check(alive) {
+		if d.Code == DeadCode {
+			t.Errorf("real work with one slow-loop fork: %s", d)
+		}
+	}
+	// A dead body at 1.3× each fork's own loop, whatever the loop costs,
+	// and one fork disturbed by another process (8×).
+	dead := withBaselines(avgt(def, noisy(1, 5, 1.3, 0.01), noisy(2, 5, 0.39, 0.01), noisy(3, 5, 2.4, 0.01)), 1.0, 0.3, 0.3)
+	ds := Check(dead)
+	if len(ds) == 0 || ds[0].Code != DeadCode {
+		t.Fatalf("dead body: %v, want DEAD_CODE", codes(ds))
+	}
+	want := []float64{1.3, 1.3, 8}
+	for i, w := range want {
+		if r := ds[0].Evidence["ratio_fork_"+strconv.Itoa(i+1)]; math.Abs(r-w) > 0.05*w {
+			t.Errorf("fork %d's ratio to its own baseline = %v, want about %v", i+1, r, w)
+		}
+	}
+	if r := ds[0].Evidence["ratio"]; math.Abs(r-1.3) > 0.05 {
+		t.Errorf("median ratio = %v, want about 1.3", r)
 	}
 }

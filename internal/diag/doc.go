@@ -13,17 +13,22 @@
 // matter, so that sound benchmarks stay silent on a shared, noisy 2-core
 // VM:
 //
-//   - DEAD_CODE: the median time per call of the body is below three
-//     times the median empty-loop baseline the same forks measured with
-//     the same Loop. An empty loop iteration costs about one cycle (one
-//     taken branch), so the rule reads "the body adds less than about two
-//     cycles": either the compiler removed it, or it is too small to be
-//     measured. The baseline is measured, not assumed, so the rule needs
-//     no CPU frequency; medians, because one preempted baseline iteration
-//     on a busy machine can raise the mean tenfold. On the 2-core VM this
-//     was tuned on, dead bodies measured 0.8–2.1× the baseline (also under
-//     heavy contention) and the smallest real one, an interface call that
-//     increments a counter, 4.7–9×.
+//   - DEAD_CODE: measured against its own fork's empty-loop baseline
+//     (the median baseline that fork measured with the same Loop), a
+//     call of the body costs less than three times the loop, at the
+//     median over all iterations of all forks. An empty loop iteration
+//     costs about one cycle (one taken branch), so the rule reads "the
+//     body adds less than about two cycles": either the compiler removed
+//     it, or it is too small to be measured. The baseline is measured,
+//     not assumed, so the rule needs no CPU frequency; per fork, because
+//     what a loop iteration costs is a property of the process (where
+//     its code and data landed), and a body from one fork against the
+//     baseline of another is judged by accident; medians on both sides,
+//     because a busy machine inflates both alike and one preempted
+//     baseline iteration can raise the mean tenfold. On the 2-core VM
+//     this was tuned on, dead bodies measured 0.8–2.1× the baseline (also
+//     under heavy contention) and the smallest real one, an interface
+//     call that increments a counter, 4.7–9×.
 //   - TIMER_RESOLUTION: the clock's resolution or the cost of one read is
 //     more than 1 % of the typical timed interval (ss: a batch; sample: a
 //     sampled batch; thrpt and avgt: a whole iteration).
@@ -33,13 +38,15 @@
 //   - FORKS_DISAGREE: the one-way ANOVA over the forks has p < 0.001, the
 //     between-fork variance component is at least 9 times the within-fork
 //     variance (fork means spread three times as far as the iterations of
-//     a fork), and the fork means lie more than 5 % apart. Significance
-//     alone fires on any small, real difference between processes: on the
-//     VM this was tuned on, forks of sound benchmarks differed by 2–7 %
-//     (memory layout, the core a fork ran on) with variance ratios up to
-//     4.7, which is what forks are there to average. When it fires, the
-//     reported error, which treats every iteration as independent, is too
-//     small.
+//     a fork), and the fork means lie more than 5 % apart. The components
+//     are the report's own (internal/forkstat), and the message gives the
+//     measured between-fork share. Significance alone fires on any small,
+//     real difference between processes: on the VM this was tuned on,
+//     forks of sound benchmarks differed by 2–7 % (memory layout, the
+//     core a fork ran on) with variance ratios up to 4.7, which is what
+//     forks are there to average. The score's error counts forks, so it
+//     carries this variance; the warning says that the process matters
+//     this much, and that a few forks are few samples of it.
 //   - MULTIMODAL: BenchmarkDotNet's mvalue (2 for one mode, 4 for two) is
 //     at least 3.2, which BenchmarkDotNet calls bimodal (4.2 and up
 //     multimodal; its "may have several modes" from 2.8 is not reported),
@@ -56,7 +63,11 @@
 //     with severity info, when dropping them moves the mean by more than
 //     5 %.
 //   - TOO_FEW_SAMPLES: n ≤ 2 (there is no useful 99.9 % error), or the
-//     99.9 % interval is wider than the score itself.
+//     99.9 % interval, which counts forks, is wider than the score itself
+//     (it names the forks that would narrow it). With 2 forks that is
+//     almost always so: t(0.9995, 1) is 636.6. A single fork has no such
+//     interval; it is reported when even its iterations' interval, too
+//     narrow as it is, is wider than the score.
 //   - IN_PROCESS: forks: 0.
 //
 // Every threshold can be set in the spec (`diagnostics:`, see
@@ -74,6 +85,6 @@
 // and is skipped (IN_PROCESS excepted). A trend (NOT_STEADY) explains a
 // wide interval, a large spread and a flat, wide distribution, so
 // TOO_FEW_SAMPLES, HIGH_VARIANCE and MULTIMODAL are skipped then; forks
-// that disagree explain several modes. Ignoring a code in the spec lets
+// that disagree explain several modes and a wide interval. Ignoring a code in the spec lets
 // the ones it would have hidden through.
 package diag

@@ -48,6 +48,10 @@ var jmhPercentiles = []struct {
 //     histogram of all measured forks as one fork with one iteration of
 //     [value, count] pairs, because the report keeps the merged
 //     distribution only.
+//   - scoreError and scoreConfidence are JMH's: the report's
+//     iteration_error, over all iterations as if independent, not its
+//     score_error, which counts forks. Tools made for JMH read them as
+//     JMH's numbers.
 //   - secondaryMetrics are the run's secondary metrics under their names
 //     (sample mode's "p0.50" …, like JMH since 1.33 without the "·").
 //
@@ -151,8 +155,8 @@ func jmhResultOf(env *report.Env, run *report.Run) jmhResult {
 func jmhMetricOf(m *report.Metric) jmhMetric {
 	out := jmhMetric{
 		Score:            m.Score,
-		ScoreError:       m.ScoreError,
-		ScoreConfidence:  m.ScoreConfidence,
+		ScoreError:       m.IterationError, // JMH's scoreError is over iterations
+		ScoreConfidence:  [2]report.Float{m.Score - m.IterationError, m.Score + m.IterationError},
 		ScorePercentiles: make(report.Percentiles, len(jmhPercentiles)),
 		ScoreUnit:        m.ScoreUnit,
 		RawData:          m.RawData,

@@ -10,11 +10,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
@@ -204,9 +206,36 @@ func summary(m *report.Metric, sample bool) string {
 	fmt.Fprintf(&b, "  %s [Average]\n", withError(m.Score))
 	fmt.Fprintf(&b, "  (min, avg, max) = (%s, %s, %s), stdev = %s\n",
 		format.Like(m.Min, m.Score), format.Score(m.Score), format.Like(m.Max, m.Score), format.Like(m.Stdev, m.Score))
-	fmt.Fprintf(&b, "  CI (%g%%): [%s, %s] (assumes normal distribution)\n",
+	fmt.Fprintf(&b, "  CI (%g%%): [%s, %s] (forks as the unit, assumes normal fork means)\n",
 		100*report.Confidence, format.Like(m.ScoreConfidence[0], m.Score), format.Like(m.ScoreConfidence[1], m.Score))
+	if line := varianceLine(m); line != "" {
+		fmt.Fprintf(&b, "  %s\n", line)
+	}
 	return b.String()
+}
+
+// varianceLine says how many forks the error rests on, how much of the
+// spread comes from the process, and what a stated precision would take.
+func varianceLine(m *report.Metric) string {
+	v := m.Variance
+	if v == nil {
+		return ""
+	}
+	line := fmt.Sprintf("%d forks", v.Forks)
+	if v.BetweenForkShare.Valid() {
+		line += fmt.Sprintf(", %.0f%% of the variance between forks", 100*float64(v.BetweenForkShare))
+	}
+	rel := float64(m.ScoreError) / math.Abs(float64(m.Score))
+	switch {
+	case !v.TargetError.Valid():
+	case rel <= float64(v.TargetError):
+		line += fmt.Sprintf("; within ±%g%%", 100*float64(v.TargetError))
+	case v.ForksNeeded != nil:
+		line += fmt.Sprintf("; ±%g%% would take %d forks", 100*float64(v.TargetError), *v.ForksNeeded)
+	case v.Forks >= 2 && m.Score.Valid():
+		line += fmt.Sprintf("; ±%g%% would take more than %d forks", 100*float64(v.TargetError), forkstat.MaxForks)
+	}
+	return line
 }
 
 func phaseLine(mode spec.Mode, it spec.Iterations) string {

@@ -101,10 +101,15 @@ func TestModeArithmeticEndToEnd(t *testing.T) {
 			}
 			continue
 		}
-		// Scores {f1, f1, f2, f2}: stdev = |f2-f1|/√3, error = t3·stdev/√4.
+		// Scores {f1, f1, f2, f2}: stdev = |f2-f1|/√3, JMH's iteration
+		// error = t3·stdev/√4. Fork means f1 and f2: their stdev is
+		// |f2-f1|/√2, error = t(0.9995, 1)·|f2-f1|/√2/√2.
 		stdev := math.Abs(tc.f2-tc.f1) / math.Sqrt(3)
-		if m.Count != tc.cnt || !near(float64(m.Stdev), stdev) || !near(float64(m.ScoreError), t3*stdev/2) {
-			t.Errorf("%s: Cnt %d stdev %v error %v; want %d, %v, %v", tc.mode, m.Count, m.Stdev, m.ScoreError, tc.cnt, stdev, t3*stdev/2)
+		if m.Count != tc.cnt || !near(float64(m.Stdev), stdev) || !near(float64(m.IterationError), t3*stdev/2) {
+			t.Errorf("%s: Cnt %d stdev %v iteration error %v; want %d, %v, %v", tc.mode, m.Count, m.Stdev, m.IterationError, tc.cnt, stdev, t3*stdev/2)
+		}
+		if forkErr := 636.6192 * math.Abs(tc.f2-tc.f1) / 2; !near(float64(m.ScoreError), forkErr) {
+			t.Errorf("%s: error %v, want %v over the two fork means", tc.mode, m.ScoreError, forkErr)
 		}
 	}
 }

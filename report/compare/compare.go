@@ -8,37 +8,57 @@
 //   - Only the primary metric is compared. Its unit says which way is
 //     better: ops per time, higher; time per op, lower. The new score is
 //     converted to the base's time unit when the spec changed it.
-//   - Change is (new − base) / base of the scores. Whether it is real is
-//     Welch's t-test on the measurement iteration scores of all measured
-//     forks (the raw data), two-sided, at level Alpha; its confidence
-//     interval is the difference of the means' (1−Alpha) interval, with
-//     Welch–Satterthwaite degrees of freedom, relative to the base score.
-//   - A change is a regression or an improvement only when it is
-//     significant (p < Alpha) and its whole confidence interval lies
-//     beyond the threshold: the change is at least Threshold with
-//     confidence, not merely on average. A change of +7 % with interval
-//     [+3 %, +11 %] is "unchanged" at a 5 % threshold; the table still
-//     shows it. With Threshold 0 this is plain significance. A pair with
-//     fewer than two iterations on a side cannot be tested: inconclusive.
+//   - Change is (new − base) / base of the scores. Forks are the
+//     experimental unit (package report): a fork's iterations share its
+//     process's draw of memory layout, code placement and core, so
+//     whether a change is real is Welch's t-test on the fork means of the
+//     two sides (the raw data averaged per fork), two-sided, at level
+//     Alpha. Its confidence interval is the difference of the means'
+//     (1−Alpha) interval, with Welch–Satterthwaite degrees of freedom,
+//     relative to the base score.
+//   - The verdict reads the interval against the threshold. Wholly beyond
+//     it (and significant): a regression or an improvement, the change is
+//     at least Threshold with confidence, not merely on average. Wholly
+//     within ±Threshold: unchanged, the change is shown to be smaller
+//     than Threshold. Across a boundary: inconclusive, the data cannot
+//     decide; Pair.ForksNeeded estimates how many forks a side would
+//     decide it if the change and the spread of fork means stayed as
+//     measured. With Threshold 0 this is plain significance: not
+//     significant is unchanged. A side with fewer than 2 forks cannot be
+//     tested (nothing says how much one process differs from the next):
+//     inconclusive.
+//   - A report whose batch started on a busy machine (its environment
+//     check warned ENV_LOAD: load at least the CPUs available) gives no
+//     regression or improvement: load that differs between two batches
+//     moves every number, and fork means cannot tell that from a change.
+//     Such a pair is inconclusive, and its reason says what the verdict
+//     would have been and what load was measured.
 //
 // Welch's test compares means, the quantity JMH's score is, without
-// assuming equal variances, and it gives a confidence interval of the
-// change in the score's terms. Like the score's error, it treats the
-// iterations of all forks as independent samples; when forks disagree
-// more than iterations within a fork do, it is overconfident, which is
-// why a threshold guards the verdict.
+// assuming equal variances, and gives a confidence interval of the
+// change in the score's terms. On fork means it has few degrees of
+// freedom (about 4 with 3 forks a side), which is the honest price of
+// three processes: the same test on iterations turns process-to-process
+// variation into p = 0.000 and reports regressions between two runs of
+// one build.
 package compare
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
 )
 
 // DefaultAlpha is the significance level when Options.Alpha is 0.
 const DefaultAlpha = 0.05
+
+// Test names the test in Result.Test: Welch's t-test on fork means.
+const Test = "welch-fork-means"
 
 // Options configure a comparison.
 type Options struct {
@@ -58,7 +78,7 @@ const (
 	Unchanged    Verdict = "unchanged"    // not shown to have changed by the threshold or more
 	Improvement  Verdict = "improvement"  // better, the whole confidence interval beyond the threshold
 	Regression   Verdict = "regression"   // worse, the whole confidence interval beyond the threshold
-	Inconclusive Verdict = "inconclusive" // no test possible: see Pair.Reason
+	Inconclusive Verdict = "inconclusive" // the data cannot decide: see Pair.Reason and Pair.ForksNeeded
 	Failed       Verdict = "failed"       // the run failed on a side: see Pair.Reason
 )
 
@@ -76,6 +96,7 @@ type Side struct {
 	Score  report.Float `json:"score"`
 	Error  report.Float `json:"score_error"` // 99.9 % half-width, as in the report
 	Count  int          `json:"count"`
+	Forks  int          `json:"forks"` // measured forks with values: the test's samples
 }
 
 // Pair is the comparison of one run present in both reports.
@@ -89,10 +110,15 @@ type Pair struct {
 	Change report.Float `json:"change"`
 	// ChangeCI is the (1−Alpha) confidence interval of Change.
 	ChangeCI [2]report.Float `json:"change_ci"`
-	// P is the two-sided p-value of Welch's t-test on the raw data.
+	// P is the two-sided p-value of Welch's t-test on the fork means.
 	P       report.Float `json:"p"`
 	Verdict Verdict      `json:"verdict"`
 	Reason  string       `json:"reason,omitempty"` // why inconclusive or failed
+	// ForksNeeded is, for an inconclusive pair, the forks a side that
+	// would decide it if the change and the spread of the fork means
+	// stayed as measured; omitted when unknown or beyond
+	// forkstat.MaxForks.
+	ForksNeeded int `json:"forks_needed,omitempty"`
 }
 
 // Result is the comparison of two reports.
@@ -135,7 +161,7 @@ func Compare(base, new *report.Report, opts Options) *Result {
 		opts.Alpha = DefaultAlpha
 	}
 	res := &Result{BaseName: "base", NewName: "new", Threshold: opts.Threshold, Alpha: opts.Alpha,
-		Test: "welch", Pairs: []Pair{}, OnlyBase: []Run{}, OnlyNew: []Run{}}
+		Test: Test, Pairs: []Pair{}, OnlyBase: []Run{}, OnlyNew: []Run{}}
 	inNew := make(map[string]*report.Run, len(new.Runs))
 	for i := range new.Runs {
 		inNew[new.Runs[i].Key] = &new.Runs[i]
@@ -145,7 +171,17 @@ func Compare(base, new *report.Report, opts Options) *Result {
 		b := &base.Runs[i]
 		inBase[b.Key] = true
 		if n, ok := inNew[b.Key]; ok {
-			res.Pairs = append(res.Pairs, comparePair(b, n, opts))
+			p := comparePair(b, n, opts)
+			if p.Verdict == Regression || p.Verdict == Improvement {
+				// A machine busy with other work moves every number by
+				// more than the forks can tell from a change: a verdict
+				// would be the load's.
+				if why := cmp.Or(busy(base, "base"), busy(new, "new")); why != "" {
+					p.Reason = fmt.Sprintf("would be a%s %s, but %s: run both on a quiet machine", map[bool]string{true: "n", false: ""}[p.Verdict == Improvement], p.Verdict, why)
+					p.Verdict = Inconclusive
+				}
+			}
+			res.Pairs = append(res.Pairs, p)
 		} else {
 			res.OnlyBase = append(res.OnlyBase, runOf(b))
 		}
@@ -160,6 +196,21 @@ func Compare(base, new *report.Report, opts Options) *Result {
 
 func runOf(r *report.Run) Run {
 	return Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}
+}
+
+// busy returns, for a report whose batch started on a machine that
+// was already busy (an ENV_LOAD warning: load at least the CPUs
+// available), what its environment check measured; "" otherwise.
+func busy(r *report.Report, name string) string {
+	if r.Env.Check == nil {
+		return ""
+	}
+	for _, d := range r.Env.Check.Diagnostics {
+		if d.Code == "ENV_LOAD" && d.Severity == "warning" {
+			return fmt.Sprintf("%s started at load %.1f with %.0f CPUs available", name, float64(d.Evidence["load1"]), float64(d.Evidence["available_cpus"]))
+		}
+	}
+	return ""
 }
 
 func comparePair(base, new *report.Run, opts Options) Pair {
@@ -196,11 +247,12 @@ func comparePair(base, new *report.Run, opts Options) Pair {
 		return p
 	}
 	p.Change = report.Float((n - b) / b)
-	w, ok := welch(raw(base.Primary, 1), raw(new.Primary, scale), opts.Alpha)
-	if !ok {
-		p.Verdict, p.Reason = Inconclusive, "fewer than 2 iterations on a side: no test"
+	fa, fb := forkMeans(base.Primary, 1), forkMeans(new.Primary, scale)
+	if len(fa) < 2 || len(fb) < 2 {
+		p.Verdict, p.Reason = Inconclusive, fmt.Sprintf("%d and %d forks: a test needs at least 2 forks a side, since only forks tell how much one process differs from the next", len(fa), len(fb))
 		return p
 	}
+	w, _ := welch(fa, fb, opts.Alpha)
 	p.P = report.Float(w.p)
 	p.ChangeCI = [2]report.Float{report.Float((n - b - w.halfWidth) / b), report.Float((n - b + w.halfWidth) / b)}
 	if !p.Change.Valid() || !p.P.Valid() || !p.ChangeCI[0].Valid() || !p.ChangeCI[1].Valid() {
@@ -210,37 +262,57 @@ func comparePair(base, new *report.Run, opts Options) Pair {
 		p.Verdict, p.Reason = Inconclusive, "the scores are too large to test: the statistics overflow float64"
 		return p
 	}
-	p.Verdict = Unchanged
-	lo, hi := float64(p.ChangeCI[0]), float64(p.ChangeCI[1])
-	if w.p < opts.Alpha && (lo >= opts.Threshold || hi <= -opts.Threshold) {
+	lo, hi, c, th := float64(p.ChangeCI[0]), float64(p.ChangeCI[1]), float64(p.Change), opts.Threshold
+	switch {
+	case w.p < opts.Alpha && (lo >= th || hi <= -th):
 		p.Verdict = Improvement
 		if (p.Better == "lower") == (p.Change > 0) {
 			p.Verdict = Regression
 		}
+	case th == 0 || lo > -th && hi < th:
+		p.Verdict = Unchanged
+	default:
+		// The interval crosses ±th: it must shrink to the distance from
+		// the change to the nearer boundary.
+		margin := math.Min(math.Abs(c-th), math.Abs(c+th)) * math.Abs(b)
+		p.Verdict = Inconclusive
+		p.Reason = fmt.Sprintf("the %g%% interval [%+.1f%%, %+.1f%%] of the change crosses ±%g%%", 100*(1-opts.Alpha), 100*lo, 100*hi, 100*th)
+		if k, ok := forksToDecide(fa, fb, margin, opts.Alpha); ok {
+			p.ForksNeeded = k
+			p.Reason += fmt.Sprintf(": about %d forks a side would decide it", k)
+		} else {
+			p.Reason += fmt.Sprintf(": more than %d forks a side would be needed to decide it", forkstat.MaxForks)
+		}
 	}
 	return p
+}
+
+// forkMeans is the mean of each measured fork's valid raw values, scaled;
+// forks without any are left out.
+func forkMeans(m *report.Metric, scale float64) []float64 {
+	var out []float64
+	for _, fork := range m.RawData {
+		sum, n := 0.0, 0
+		for _, v := range fork {
+			if v.Valid() {
+				sum += float64(v) * scale
+				n++
+			}
+		}
+		if n > 0 {
+			out = append(out, sum/float64(n))
+		}
+	}
+	return out
 }
 
 func sideOf(r *report.Run, scale float64) Side {
 	s := Side{Status: r.Status, Score: report.NaN(), Error: report.NaN()}
 	if r.Primary != nil {
 		s.Score, s.Error, s.Count = r.Primary.Score*report.Float(scale), r.Primary.ScoreError*report.Float(scale), r.Primary.Count
+		s.Forks = len(forkMeans(r.Primary, 1))
 	}
 	return s
-}
-
-// raw is the metric's raw data, all forks in one slice, scaled; values
-// that do not exist are left out.
-func raw(m *report.Metric, scale float64) []float64 {
-	var out []float64
-	for _, fork := range m.RawData {
-		for _, v := range fork {
-			if v.Valid() {
-				out = append(out, float64(v)*scale)
-			}
-		}
-	}
-	return out
 }
 
 // Better says which way a unit improves: "higher" for ops per time,

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchspec/benchspec/report"
 	"github.com/google/go-cmp/cmp"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchspec/benchspec/report"
 )
 
 func verdicts(res *Result) map[string]Verdict {
@@ -18,10 +20,20 @@ func verdicts(res *Result) map[string]Verdict {
 }
 
 func TestCompareSameBuildHasNoRegression(t *testing.T) {
+	// Two runs of one build, 3 forks a side: every pair is unchanged, or,
+	// where 3 forks cannot tell a change under 5 % from none, inconclusive
+	// with more forks to take; never a regression or an improvement.
 	res := Compare(load(t, baseFile), load(t, rerunFile), Options{Threshold: 0.05})
+	want := map[string]Verdict{
+		"counter.Inc1#avgt": Unchanged, "sqrt.Sunk#avgt": Unchanged, "list.Insert?size=1000#avgt": Unchanged,
+		"counter.Inc1#thrpt": Inconclusive, "log.Classic#sample": Inconclusive,
+	}
+	if diff := cmp.Diff(want, verdicts(res)); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
 	for _, p := range res.Pairs {
-		if p.Verdict != Unchanged {
-			t.Errorf("%s: %s (change %+.1f%%, p = %.3f), want unchanged", p.Key, p.Verdict, 100*p.Change, p.P)
+		if p.Verdict == Inconclusive && (p.ForksNeeded <= 3 || !strings.Contains(p.Reason, "forks a side would decide")) {
+			t.Errorf("%s: inconclusive with %d forks needed (%s), want more than the 3 it had", p.Key, p.ForksNeeded, p.Reason)
 		}
 	}
 	if len(res.Pairs) != len(fixtureRuns) || res.Worse() {
@@ -33,7 +45,7 @@ func TestCompareFindsTheSlowerBenchmark(t *testing.T) {
 	res := Compare(load(t, baseFile), load(t, slowFile), Options{Threshold: 0.05})
 	want := map[string]Verdict{
 		"counter.Inc1#avgt": Unchanged, "sqrt.Sunk#avgt": Regression, "list.Insert?size=1000#avgt": Unchanged,
-		"counter.Inc1#thrpt": Unchanged, "log.Classic#sample": Unchanged,
+		"counter.Inc1#thrpt": Inconclusive, "log.Classic#sample": Inconclusive,
 	}
 	if diff := cmp.Diff(want, verdicts(res)); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s", diff)
@@ -65,8 +77,10 @@ func TestCompareDirection(t *testing.T) {
 		{"counter.Inc1#avgt", 0.7, 0.05, Improvement},
 		{"list.Insert?size=1000#avgt", 1.3, 0.05, Regression},
 		{"log.Classic#sample", 1.3, 0.05, Regression},
-		// +6 %, its interval reaching below 5 %: not shown to be 5 % worse
-		{"counter.Inc1#avgt", 1.06, 0.05, Unchanged},
+		// +6 %, its interval reaching below 5 %: not shown to be 5 % worse,
+		// nor shown to be less
+		{"counter.Inc1#avgt", 1.06, 0.05, Inconclusive},
+		{"counter.Inc1#avgt", 1.01, 0.05, Unchanged},
 		{"counter.Inc1#avgt", 1.06, 0, Regression},
 	} {
 		res := Compare(synthetic(1, nil), synthetic(2, map[string]float64{tc.key: tc.factor}), Options{Threshold: tc.threshold})
@@ -186,5 +200,55 @@ func TestCompareOverflowIsInconclusive(t *testing.T) {
 		if p.Key == key && (p.Verdict != Inconclusive || !strings.Contains(p.Reason, "overflow")) {
 			t.Errorf("%s: %s (%s), p %v, CI %v; want inconclusive: the statistics overflow", key, p.Verdict, p.Reason, p.P, p.ChangeCI)
 		}
+	}
+}
+
+// One fork a side says nothing about how much processes differ, however
+// many iterations it ran: no test, and never a verdict from iterations.
+func TestCompareOneForkIsInconclusive(t *testing.T) {
+	base, next := load(t, baseFile), load(t, slowFile)
+	for _, r := range []*report.Run{&base.Runs[1], &next.Runs[1]} { // sqrt.Sunk, 30 % slower in next
+		r.Primary.RawData = r.Primary.RawData[:1]
+	}
+	p := Compare(base, next, Options{Threshold: 0.05}).Pairs[1]
+	if p.Key != "sqrt.Sunk#avgt" || p.Verdict != Inconclusive || !strings.Contains(p.Reason, "1 and 1 forks") || p.New.Forks != 1 {
+		t.Errorf("%s with one fork a side: %s (%s), %d forks; want inconclusive for want of forks", p.Key, p.Verdict, p.Reason, p.New.Forks)
+	}
+}
+
+// The forks an inconclusive pair asks for do decide it when the spread
+// stays: a half-width under the margin with that many, not with one less.
+func TestForksToDecide(t *testing.T) {
+	a, b := []float64{10, 11, 12}, []float64{12, 13, 14}
+	k, ok := forksToDecide(a, b, 0.5, 0.05)
+	if !ok || k <= 3 {
+		t.Fatalf("forksToDecide = %d, %v; want more than 3", k, ok)
+	}
+	half := func(n int) float64 {
+		// Welch with equal n: variances a 1, b 1 → se √(2/n), df 2(n−1)
+		return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: 2 * float64(n-1)}.Quantile(0.975) * math.Sqrt(2/float64(n))
+	}
+	if half(k) >= 0.5 || half(k-1) < 0.5 {
+		t.Errorf("forksToDecide = %d: half-widths %v at k, %v at k−1; want the first under 0.5", k, half(k), half(k-1))
+	}
+}
+
+// A report measured on a busy machine gives no verdict: two runs of one
+// build measured minutes apart under a load of 30 on 2 CPUs differed by
+// up to 117 %, a change of the machine, not of the code.
+func TestCompareOnABusyMachineIsInconclusive(t *testing.T) {
+	base, slow := load(t, baseFile), load(t, slowFile)
+	slow.Env.Check = &report.EnvCheck{Diagnostics: []report.Diagnostic{{Code: "ENV_LOAD", Severity: "warning",
+		Evidence: map[string]float64{"load1": 31.5, "available_cpus": 2}}}}
+	res := Compare(base, slow, Options{Threshold: 0.05})
+	p := res.Pairs[1]
+	if p.Key != "sqrt.Sunk#avgt" || p.Verdict != Inconclusive || !strings.Contains(p.Reason, "would be a regression") ||
+		!strings.Contains(p.Reason, "load 31.5 with 2 CPUs") || res.Worse() {
+		t.Errorf("%s on a busy machine: %s (%s), worse %v; want inconclusive naming the load", p.Key, p.Verdict, p.Reason, res.Worse())
+	}
+	// An info-level load (half the CPUs busy) does not stop a verdict.
+	slow.Env.Check.Diagnostics[0].Severity = "info"
+	if v := Compare(base, slow, Options{Threshold: 0.05}).Pairs[1].Verdict; v != Regression {
+		t.Errorf("with load at half the CPUs: %s, want regression", v)
 	}
 }

@@ -36,7 +36,7 @@ var header = []string{"Benchmark", "Params", "Mode", "Units", "Base", "New", "Ch
 
 func writeTable(w io.Writer, res *Result, markdown bool) error {
 	var b strings.Builder
-	intro := fmt.Sprintf("Comparing %s with %s (Welch's t-test): a change whose %g%% confidence interval lies beyond ±%s is a regression or an improvement.",
+	intro := fmt.Sprintf("Comparing %s with %s (Welch's t-test on fork means): a change whose %g%% confidence interval lies beyond ±%s is a regression or an improvement, within it unchanged, across it inconclusive.",
 		res.BaseName, res.NewName, 100*(1-res.Alpha), percent(res.Threshold, false))
 	ci := fmt.Sprintf("CI (%g%%)", 100*(1-res.Alpha))
 	rows := [][]string{}
@@ -82,7 +82,7 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 		}
 	}
 	if len(reasons) > 0 {
-		b.WriteString("\nNot compared:\n" + strings.Join(reasons, "\n") + "\n")
+		b.WriteString("\nInconclusive or not compared:\n" + strings.Join(reasons, "\n") + "\n")
 	}
 	fmt.Fprintf(&b, "\nregressions: %d, improvements: %d, unchanged: %d, inconclusive: %d, failed: %d; only in %s: %d, only in %s: %d.\n",
 		res.Count(Regression), res.Count(Improvement), res.Count(Unchanged), res.Count(Inconclusive), res.Count(Failed),

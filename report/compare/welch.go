@@ -5,6 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchspec/benchspec/internal/forkstat"
 )
 
 // welchResult is Welch's t-test of the difference of two means.
@@ -41,4 +43,37 @@ func welch(a, b []float64, alpha float64) (w welchResult, ok bool) {
 	w.p = math.Min(1, 2*t.Survival(math.Abs(w.diff)/se))
 	w.halfWidth = t.Quantile(1-alpha/2) * se
 	return w, true
+}
+
+// forksToDecide returns the smallest number of forks a side whose Welch
+// interval (at 1−alpha) would have a half-width below margin, if the
+// fork means of each side kept the variance of a and b. ok is false
+// beyond forkstat.MaxForks, or when the variances are unknown.
+func forksToDecide(a, b []float64, margin, alpha float64) (int, bool) {
+	if len(a) < 2 || len(b) < 2 || !(margin > 0) {
+		return 0, false
+	}
+	va, vb := stat.Variance(a, nil), stat.Variance(b, nil)
+	if va+vb == 0 {
+		return 2, true
+	}
+	fits := func(k int) bool {
+		n := float64(k)
+		sa, sb := va/n, vb/n
+		df := (sa + sb) * (sa + sb) / (sa*sa/(n-1) + sb*sb/(n-1))
+		return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1-alpha/2)*math.Sqrt(sa+sb) < margin
+	}
+	if !fits(forkstat.MaxForks) {
+		return 0, false
+	}
+	lo, hi := 1, forkstat.MaxForks // !fits(lo), fits(hi)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if fits(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, true
 }
