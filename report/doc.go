@@ -51,6 +51,9 @@
 //
 // The Report is plain data, written by Write and read back by Read as
 // JSON: the lossless format, described by schemas/result.schema.json.
+// Read takes its input as hostile: it refuses data after the report, and
+// an ok run whose primary metric has null (not finite) where Build always
+// writes a number (checkRun), naming the run and the field.
 // Merge combines reports of disjoint runs, and proves the shards of one
 // plan complete (shards.go); package report/compare compares two.
 //

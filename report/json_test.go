@@ -129,6 +129,41 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// An ok run's statistics are finite: null (how JSON carries a value
+// that is not finite) is refused where Build always writes a number,
+// naming the run and the field; failed and skipped runs may carry null,
+// and so may what does not exist (the error of one fork).
+func TestReadRefusesNullStatisticsInOkRuns(t *testing.T) {
+	run := func(status, primary string) string {
+		return `{"schema_version": 2, "runs": [{"key": "a:avgt", "status": "` + status + `", "primary_metric": ` + primary + `}]}`
+	}
+	const good = `{"score": 12, "score_error": 3, "score_confidence": [9, 15], "iteration_error": 1, "count": 4, "stdev": 1.5, "min": 10, "max": 14,
+		"percentiles": {"0.0": 10, "100.0": 14}, "raw_data": [[10, 11], [13, 14]]}`
+	const oneFork = `{"score": 12, "score_error": null, "score_confidence": [null, null], "iteration_error": 1, "count": 2, "stdev": 1, "min": 11, "max": 13,
+		"percentiles": {"50.0": 12}, "raw_data": [[11, 13]]}`
+	for _, tc := range []struct{ name, doc, err string }{
+		{"ok", run("ok", good), ""},
+		{"one fork: no error", run("ok", oneFork), ""},
+		{"no primary (no time per op)", run("ok", "null"), ""},
+		{"failed with nulls", run("failed", strings.ReplaceAll(good, "12", "null")), ""},
+		{"skipped with nulls", run("skipped", `{"score": null, "count": 0, "min": null}`), ""},
+		{"null score", run("ok", strings.Replace(good, `"score": 12`, `"score": null`, 1)), `runs[0] (a:avgt): primary_metric.score is null in a run whose status is ok`},
+		{"null error", run("ok", strings.Replace(good, `"score_error": 3`, `"score_error": null`, 1)), `primary_metric.score_error is null`},
+		{"null stdev", run("ok", strings.Replace(good, `"stdev": 1.5`, `"stdev": null`, 1)), `primary_metric.stdev is null`},
+		{"null max", run("ok", strings.Replace(good, `"max": 14`, `"max": null`, 1)), `primary_metric.max is null`},
+		{"null percentile", run("ok", strings.Replace(good, `"100.0": 14`, `"100.0": null`, 1)), `primary_metric.percentiles["100.0"] is null`},
+		{"null interval", run("ok", strings.Replace(good, `[9, 15]`, `[9, null]`, 1)), `primary_metric.score_confidence[1] is null`},
+		{"null raw value", run("ok", strings.Replace(good, `[13, 14]`, `[13, null]`, 1)), `primary_metric.raw_data[1][1] is null`},
+		{"no values", run("ok", strings.Replace(good, `"count": 4`, `"count": 0`, 1)), `primary_metric.count is 0`},
+		{"unknown status", run("great", good), `status "great", want "ok", "failed" or "skipped"`},
+	} {
+		_, err := Read(strings.NewReader(tc.doc))
+		if (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%s: Read error %v, want %q", tc.name, err, tc.err)
+		}
+	}
+}
+
 func TestFloatJSON(t *testing.T) {
 	for _, tc := range []struct {
 		f    Float

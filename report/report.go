@@ -385,7 +385,82 @@ func Read(r io.Reader) (*Report, error) {
 		return nil, fmt.Errorf("report: unsupported schema_version %d (this build reads 1 and %d)",
 			rep.SchemaVersion, SchemaVersion)
 	}
+	for i := range rep.Runs {
+		if err := checkRun(&rep.Runs[i]); err != nil {
+			return nil, fmt.Errorf("report: runs[%d] (%s): %w", i, rep.Runs[i].Key, err)
+		}
+	}
 	return &rep, nil
+}
+
+// checkRun refuses a run that no Build writes: an unknown status, or an
+// ok run whose primary metric lacks a statistic that its values
+// determine. JSON has no NaN or infinity (a number out of float64's range
+// fails to decode), so a statistic that is not finite arrives as null:
+// Build writes null for one that does not exist — the error of fewer
+// than 2 forks, the stdev of one value — and for every statistic of a
+// metric whose arithmetic went wrong, which an ok run cannot have. Failed
+// and skipped runs, and an ok run without a primary metric (no time per
+// op), may carry null anywhere.
+func checkRun(r *Run) error {
+	switch r.Status {
+	case StatusOK, StatusFailed, StatusSkipped:
+	default:
+		return fmt.Errorf("status %q, want %q, %q or %q", r.Status, StatusOK, StatusFailed, StatusSkipped)
+	}
+	m := r.Primary
+	if r.Status != StatusOK || m == nil {
+		return nil
+	}
+	finite := func(field string, v Float) error {
+		if !v.Valid() {
+			return fmt.Errorf("primary_metric.%s is null in a run whose status is ok: an ok run's statistics are finite numbers (only failed and skipped runs may carry null)", field)
+		}
+		return nil
+	}
+	if m.Count < 1 {
+		return fmt.Errorf("primary_metric.count is %d in a run whose status is ok: an ok run has at least one value", m.Count)
+	}
+	forks := 0
+	for f, fork := range m.RawData {
+		n := 0
+		for i, v := range fork {
+			if err := finite(fmt.Sprintf("raw_data[%d][%d]", f, i), v); err != nil {
+				return err
+			}
+			n++
+		}
+		if n > 0 {
+			forks++
+		}
+	}
+	checks := []struct {
+		field string
+		v     Float
+		need  bool
+	}{
+		{"score", m.Score, true},
+		{"min", m.Min, true},
+		{"max", m.Max, true},
+		{"stdev", m.Stdev, m.Count >= 2},
+		{"iteration_error", m.IterationError, m.Count >= 2},
+		{"score_error", m.ScoreError, forks >= 2},
+		{"score_confidence[0]", m.ScoreConfidence[0], forks >= 2},
+		{"score_confidence[1]", m.ScoreConfidence[1], forks >= 2},
+	}
+	for _, c := range checks {
+		if c.need {
+			if err := finite(c.field, c.v); err != nil {
+				return err
+			}
+		}
+	}
+	for _, k := range sortedKeys(m.Percentiles) {
+		if err := finite(fmt.Sprintf("percentiles[%q]", k), m.Percentiles[k]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // upgradeV1 turns a version 1 report into a version 2 one: its

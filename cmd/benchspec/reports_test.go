@@ -151,3 +151,76 @@ func writeFixture(t *testing.T, dir, name string, rep *report.Report) string {
 	}
 	return path
 }
+
+// TestReportsRefuseHostileInput: report, compare and merge read their
+// inputs as hostile: data after the report, and a null (not finite)
+// statistic in a run whose status is ok, exit 2 naming the file, the run
+// and the field; a failed run may carry null.
+func TestReportsRefuseHostileInput(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(baseJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(name string, f func(run map[string]any)) string {
+		var doc map[string]any
+		if err := json.Unmarshal(base, &doc); err != nil {
+			t.Fatal(err)
+		}
+		f(doc["runs"].([]any)[1].(map[string]any)) // sqrt.Sunk#avgt, ok
+		data, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	trailing := filepath.Join(dir, "trailing.json")
+	if err := os.WriteFile(trailing, append(append([]byte{}, base...), "\n{}\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nullScore := edit("null-score.json", func(run map[string]any) {
+		run["primary_metric"].(map[string]any)["score"] = nil
+	})
+	nullStdev := edit("null-stdev.json", func(run map[string]any) {
+		run["primary_metric"].(map[string]any)["stdev"] = nil
+	})
+	failedNull := edit("failed-null.json", func(run map[string]any) {
+		run["status"], run["error"] = "failed", "fork 1: fork exited with status 3"
+		run["primary_metric"].(map[string]any)["score"] = nil
+	})
+	refusals := []struct {
+		file, want string
+	}{
+		{trailing, trailing + ": report: reading JSON report: data after the report"},
+		{nullScore, nullScore + ": report: runs[1] (sqrt.Sunk#avgt): primary_metric.score is null in a run whose status is ok"},
+		{nullStdev, nullStdev + ": report: runs[1] (sqrt.Sunk#avgt): primary_metric.stdev is null in a run whose status is ok"},
+	}
+	out := filepath.Join(dir, "out")
+	for _, tc := range refusals {
+		for _, args := range [][]string{
+			{"report", tc.file},
+			{"compare", baseJSON, tc.file},
+			{"compare", tc.file, baseJSON},
+			{"merge", tc.file, "--out", out},
+		} {
+			status, stdout, stderr := runCmd(t, args...)
+			if status != exitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
+				t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and %q", args, status, stdout, stderr, tc.want)
+			}
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("merge wrote %s from a refused input", out)
+	}
+	// A failed run's null is no statistic: read and rendered.
+	if status, stdout, stderr := runCmd(t, "report", failedNull); status != exitOK || !strings.Contains(stdout, "fork exited with status 3") {
+		t.Errorf("report of a failed run with null: status %d, stderr %q, stdout:\n%s", status, stderr, stdout)
+	}
+	if status, _, stderr := runCmd(t, "merge", failedNull, "--out", out); status != exitOK {
+		t.Errorf("merge of a failed run with null: status %d, stderr %q", status, stderr)
+	}
+}
