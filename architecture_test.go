@@ -31,7 +31,7 @@ var stages = [][]string{
 	{"internal/format/html", "internal/runlog"},
 	{"internal/cli"},
 	{""}, // the root package: what benchmark authors import
-	{"cmd/benchspec", "internal/suitetest", "internal/reporttest", "internal/faultsuite", "internal/history/historytest", "internal/format/gobenchtwin", "examples/..."},
+	{"cmd/benchspec", "internal/suitetest", "internal/reporttest", "internal/faultsuite", "internal/history/historytest", "internal/format/gobenchtwin", "internal/specscale", "examples/..."},
 }
 
 // onlyImportedBy names packages that, beyond the stage order, only the

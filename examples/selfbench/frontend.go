@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"runtime"
@@ -11,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/specscale"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -39,11 +39,11 @@ func measureFrontend(scale string) (*frontendResult, error) {
 	case scaleIdle:
 		return &frontendResult{PeakKiB: peakRSS()}, nil
 	case scaleEntries:
-		data, reg = entriesSpec(10000, 1000), benchmarks(1000)
+		data, reg = specscale.Entries(10000, 1000), specscale.Benchmarks(1000)
 	case scaleWide:
-		data, reg = entriesSpec(10000, 10000), benchmarks(10000)
+		data, reg = specscale.Entries(10000, 10000), specscale.Benchmarks(10000)
 	case scaleRuns:
-		data, reg = productSpec(100, 100, 10)
+		data, reg = specscale.Product(100, 100, 10)
 	default:
 		return nil, fmt.Errorf("unknown scale %q", scale)
 	}
@@ -61,65 +61,6 @@ func measureFrontend(scale string) (*frontendResult, error) {
 	t2 := time.Now()
 	runtime.KeepAlive(p)
 	return &frontendResult{SpecBytes: len(data), Runs: len(p.Runs), ParseNs: int64(t1.Sub(t0)), PlanNs: int64(t2.Sub(t1)), PeakKiB: peakRSS()}, nil
-}
-
-// benchmarks is a registry of n benchmarks in groups of 100, each with an
-// integer parameter of two values.
-func benchmarks(n int) []plan.Benchmark {
-	out := make([]plan.Benchmark, n)
-	for i := range out {
-		out[i] = plan.Benchmark{
-			Name:      benchName(i),
-			Params:    map[string][]string{"size": {"10", "100"}},
-			IntParams: map[string]bool{"size": true},
-		}
-	}
-	return out
-}
-
-func benchName(i int) string { return fmt.Sprintf("pkg%03d.Bench%04d", i/100, i) }
-
-// entriesSpec is a spec of n entries, each selecting one benchmark of
-// benchmarks(names) by an anchored name and overriding some settings:
-// modes always, measurement every other entry, params every fourth, env
-// every eighth. That is about 7 YAML values per entry, well inside the
-// parser's limit of 100 000 values per file.
-func entriesSpec(n, names int) []byte {
-	var b bytes.Buffer
-	b.WriteString("version: 1\nname: scale\ndefaults:\n  forks: 1\n  warmup: {iterations: 1, time: 10ms}\n  measurement: {iterations: 2, time: 10ms}\nbenchmarks:\n")
-	for i := range n {
-		fmt.Fprintf(&b, "  - include: '^%s$'\n", strings.ReplaceAll(benchName(i%names), ".", `\.`))
-		if i%2 == 0 {
-			b.WriteString("    modes: [avgt]\n    measurement: {iterations: 3}\n")
-		} else {
-			b.WriteString("    modes: [avgt, thrpt]\n")
-		}
-		if i%4 == 1 {
-			b.WriteString("    params: {size: [10, 1000]}\n")
-		}
-		if i%8 == 3 {
-			b.WriteString("    env: {GOGC: \"200\"}\n")
-		}
-	}
-	return b.Bytes()
-}
-
-// productSpec is one entry whose three parameters expand to a×b×c runs.
-func productSpec(a, b, c int) ([]byte, []plan.Benchmark) {
-	list := func(n int) string {
-		vs := make([]string, n)
-		for i := range vs {
-			vs[i] = strconv.Itoa(i)
-		}
-		return "[" + strings.Join(vs, ", ") + "]"
-	}
-	data := fmt.Sprintf("version: 1\nname: grid\nbenchmarks:\n  - include: '^grid$'\n    params:\n      a: %s\n      b: %s\n      c: %s\n", list(a), list(b), list(c))
-	reg := []plan.Benchmark{{
-		Name:      "grid",
-		Params:    map[string][]string{"a": {"0"}, "b": {"0"}, "c": {"0"}},
-		IntParams: map[string]bool{"a": true, "b": true, "c": true},
-	}}
-	return []byte(data), reg
 }
 
 // peakRSS is the process's peak resident set in KiB: VmHWM on Linux,

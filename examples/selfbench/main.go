@@ -27,6 +27,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -52,6 +54,41 @@ func main() {
 	os.Exit(drive())
 }
 
+// envItems, when set, names the items to run, e.g. "4,5,7" (item 3
+// reuses item 1's and 2's medians: it runs them too). Unset: all.
+const envItems = "SELFBENCH_ITEMS"
+
+type item struct {
+	id, name string
+	run      func() error
+}
+
+// selectItems keeps the items that list names (comma-separated ids),
+// with the ones a kept item depends on; "" keeps all.
+func selectItems(items []item, list string) ([]item, error) {
+	if strings.TrimSpace(list) == "" {
+		return items, nil
+	}
+	want := map[string]bool{}
+	for _, id := range strings.Split(list, ",") {
+		id = strings.TrimSpace(id)
+		if !slices.ContainsFunc(items, func(it item) bool { return it.id == id }) {
+			return nil, fmt.Errorf("%s=%q: no item %q; the items are 1 to %d", envItems, list, id, len(items))
+		}
+		want[id] = true
+	}
+	if want["3"] {
+		want["1"], want["2"] = true, true // item 3 compares with their medians
+	}
+	var out []item
+	for _, it := range items {
+		if want[it.id] {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
 // driver holds the figures one item reuses from another.
 type driver struct {
 	h   *harness
@@ -74,19 +111,22 @@ func drive() int {
 		return 2
 	}
 	d := &driver{h: h}
+	items := []item{
+		{"1", "1. per-op overhead", d.overhead},
+		{"2", "2. accuracy", d.accuracy},
+		{"3", "3. sink cost", d.sinkCost},
+		{"4", "4. fork cost", d.forkCost},
+		{"5", "5. wall-time efficiency", d.efficiency},
+		{"6", "6. sample mode", d.sampleMode},
+		{"7", "7. front end at scale", d.frontEnd},
+	}
+	items, err = selectItems(items, os.Getenv(envItems))
+	if err != nil {
+		logf("%v", err)
+		return 2
+	}
 	before := snapshotCPU()
-	for _, item := range []struct {
-		name string
-		run  func() error
-	}{
-		{"1. per-op overhead", d.overhead},
-		{"2. accuracy", d.accuracy},
-		{"3. sink cost", d.sinkCost},
-		{"4. fork cost", d.forkCost},
-		{"5. wall-time efficiency", d.efficiency},
-		{"6. sample mode", d.sampleMode},
-		{"7. front end at scale", d.frontEnd},
-	} {
+	for _, item := range items {
 		t := time.Now()
 		logf("%s …", item.name)
 		if err := item.run(); err != nil {
@@ -106,6 +146,13 @@ func drive() int {
 	fmt.Printf("benchspec self-benchmark, %s: %s, %d cores (GOMAXPROCS %d), %s %s/%s. The run took %s; %s.\n\n",
 		start.Format("2006-01-02"), env.CPU, env.NumCPU, env.GOMAXPROCS, runtime.Version(), runtime.GOOS, runtime.GOARCH,
 		time.Since(start).Round(time.Second), quiet)
+	if len(items) < 7 {
+		var ids []string
+		for _, it := range items {
+			ids = append(ids, it.id)
+		}
+		fmt.Printf("Only items %s (%s).\n\n", strings.Join(ids, ", "), envItems)
+	}
 	d.res.writeMarkdown(os.Stdout)
 	return 0
 }

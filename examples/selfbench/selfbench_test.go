@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/benchspec/benchspec/internal/specscale"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -83,10 +84,10 @@ func TestAccuracyWorkloadsHaveEveryBody(t *testing.T) {
 
 func TestFrontendSpecsExpand(t *testing.T) {
 	// 8 entries: modes alternate 1 and 2, every entry has 2 sizes.
-	if got := len(build(t, entriesSpec(8, 4), benchmarks(4)).Runs); got != (4*1+4*2)*2 {
+	if got := len(build(t, specscale.Entries(8, 4), specscale.Benchmarks(4)).Runs); got != (4*1+4*2)*2 {
 		t.Errorf("entriesSpec(8, 4): %d runs, want 24", got)
 	}
-	data, reg := productSpec(3, 4, 5)
+	data, reg := specscale.Product(3, 4, 5)
 	if got := len(build(t, data, reg).Runs); got != 60 {
 		t.Errorf("productSpec(3, 4, 5): %d runs, want 60", got)
 	}
@@ -133,5 +134,28 @@ func TestNsPicksTheUnit(t *testing.T) {
 	want := []string{"0.457 ns", "12.35 ns", "5.463 µs", "1.001 ms", "2.500 s"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ns (-want +got):\n%s", diff)
+	}
+}
+
+func TestSelectItems(t *testing.T) {
+	var all []item
+	for _, id := range []string{"1", "2", "3", "4", "5", "6", "7"} {
+		all = append(all, item{id: id})
+	}
+	ids := func(items []item) string {
+		var s []string
+		for _, it := range items {
+			s = append(s, it.id)
+		}
+		return strings.Join(s, ",")
+	}
+	for list, want := range map[string]string{"": "1,2,3,4,5,6,7", "7,4": "4,7", " 5 ": "5", "3": "1,2,3"} {
+		got, err := selectItems(all, list)
+		if err != nil || ids(got) != want {
+			t.Errorf("selectItems(%q) = %s, %v; want %s", list, ids(got), err, want)
+		}
+	}
+	if _, err := selectItems(all, "4,9"); err == nil || !strings.Contains(err.Error(), `no item "9"`) {
+		t.Errorf("selectItems(4,9): err = %v, want one naming item 9", err)
 	}
 }
