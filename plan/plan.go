@@ -12,6 +12,7 @@ package plan
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,10 +68,15 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 				errs = append(errs, terr...)
 				continue
 			}
-			if n := runCount(e, matched, sc.byName); n > MaxRuns-len(p.Runs) {
+			n := runCount(e, matched, sc.byName)
+			if n > MaxRuns-len(p.Runs) {
 				errs = append(errs, tooManyRuns(e, n, len(p.Runs)))
 				continue
 			}
+			// A Run is large (it carries its Settings): growing the
+			// slice by doubling would copy a 100 000-run plan about
+			// twice over.
+			p.Runs = slices.Grow(p.Runs, n)
 			for _, name := range matched {
 				b := sc.byName[name]
 				for _, mode := range e.Settings.Modes {
@@ -211,15 +217,20 @@ func key(r *Run) string {
 	var b strings.Builder
 	b.WriteString(r.Benchmark)
 	for _, p := range r.Params {
-		fmt.Fprintf(&b, "/%s=%s", p.Name, p.Value)
+		b.WriteString("/")
+		b.WriteString(p.Name)
+		b.WriteString("=")
+		b.WriteString(p.Value)
 	}
 	switch t := r.Settings.Threads; {
 	case t == spec.ThreadsMax:
 		b.WriteString("/threads=max")
 	case t > 1:
-		fmt.Fprintf(&b, "/threads=%d", t)
+		b.WriteString("/threads=")
+		b.WriteString(strconv.Itoa(t))
 	}
-	b.WriteString(":" + r.Mode.String())
+	b.WriteString(":")
+	b.WriteString(r.Mode.String())
 	return b.String()
 }
 
