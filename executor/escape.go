@@ -3,7 +3,9 @@ package executor
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -168,6 +170,64 @@ func sweep(mark string, since uint64, adopted bool, skip int) []string {
 func reapChild(pid int) {
 	var ws unix.WaitStatus
 	unix.Wait4(pid, &ws, 0, nil)
+}
+
+// onlyKnownChildren reports whether this process, a child subreaper,
+// has no child but those in started (forks and guards not yet reaped).
+// Then, once a fork has exited and been reaped, nothing it started is
+// alive: a live descendant of the fork is, or descends from, a child of
+// this process, since every orphan among the fork's descendants is
+// reparented to its nearest subreaper ancestor, this process or a
+// descendant of it (and a clone(CLONE_PARENT) makes a child of this
+// process directly). Where that cannot be established (not a
+// subreaper, no /proc/PID/task/TID/children), it reports false and the
+// caller sweeps.
+func onlyKnownChildren() bool {
+	var sub int32
+	if unix.Prctl(unix.PR_GET_CHILD_SUBREAPER, uintptr(unsafe.Pointer(&sub)), 0, 0, 0) != nil || sub == 0 {
+		return false
+	}
+	// Children hang off the thread that started them, or that a
+	// reparented orphan was given to: read every thread's list. A thread
+	// that ends meanwhile hands its children to another, perhaps one
+	// read already: the threads must be the same after as before.
+	tasks := func() []string {
+		names, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			return nil
+		}
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = n.Name()
+		}
+		return out
+	}
+	before := tasks()
+	if len(before) == 0 {
+		return false
+	}
+	var buf [4096]byte
+	for _, tid := range before {
+		f, err := os.Open("/proc/self/task/" + tid + "/children")
+		if err != nil {
+			return false
+		}
+		n, err := io.ReadFull(f, buf[:])
+		f.Close()
+		if err != io.EOF && err != io.ErrUnexpectedEOF {
+			return false // an error, or more children than fit
+		}
+		for _, field := range strings.Fields(string(buf[:n])) {
+			pid, err := strconv.Atoi(field)
+			if err != nil {
+				return false
+			}
+			if _, ours := started.Load(pid); !ours {
+				return false
+			}
+		}
+	}
+	return slices.Equal(before, tasks())
 }
 
 // hasMark reports whether pid's environment holds want

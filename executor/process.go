@@ -155,6 +155,12 @@ func (p *process) reap() {
 		return
 	}
 	p.reaped = true
+	if onlyKnownChildren() {
+		// Nothing of the fork is alive: no stray in its group, no
+		// escapee, and the scans of /proc below (a few ms each on a
+		// machine with a hundred processes) would find nothing.
+		return
+	}
 	if !p.killed {
 		deadline := time.Now().Add(strayGrace)
 		left := groupMembers(p.pid)
