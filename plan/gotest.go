@@ -181,3 +181,54 @@ func PackageName(name string) string {
 	}
 	return name
 }
+
+// CheckPackageEntries checks the `package:` entries of specs without
+// their packages: include and exclude compile as go test patterns, and
+// the settings are ones package benchmarks can run with (checkTesting).
+// It is what validate says of them, which builds and runs nothing of a
+// package; plan and run also match the includes against the benchmarks
+// the test binary lists.
+func CheckPackageEntries(specs []*spec.Spec) spec.ErrorList {
+	var errs spec.ErrorList
+	for _, s := range specs {
+		for i := range s.Entries {
+			e := &s.Entries[i]
+			if e.Package == "" {
+				continue
+			}
+			if _, err := CompileNameFilter(e.Include); err != nil {
+				errs = append(errs, &spec.Error{Pos: e.IncludePos, Msg: fmt.Sprintf("include: invalid regexp: %v", err)})
+			}
+			if e.Exclude != "" {
+				if _, err := CompileNameFilter(e.Exclude); err != nil {
+					errs = append(errs, &spec.Error{Pos: e.ExcludePos, Msg: fmt.Sprintf("exclude: invalid regexp: %v", err)})
+				}
+			}
+			b := &Benchmark{Testing: true, GoTest: &GoTest{Name: "those of " + e.Package}}
+			errs = append(errs, checkTesting(e, []string{""}, map[string]*Benchmark{"": b})...)
+		}
+	}
+	return errs
+}
+
+// WithoutPackages returns specs with their `package:` entries left out
+// (copies of the specs that have any), for a plan of the registered
+// benchmarks alone.
+func WithoutPackages(specs []*spec.Spec) []*spec.Spec {
+	out := make([]*spec.Spec, len(specs))
+	for i, s := range specs {
+		out[i] = s
+		if !slices.ContainsFunc(s.Entries, func(e spec.Entry) bool { return e.Package != "" }) {
+			continue
+		}
+		c := *s
+		c.Entries = nil
+		for _, e := range s.Entries {
+			if e.Package == "" {
+				c.Entries = append(c.Entries, e)
+			}
+		}
+		out[i] = &c
+	}
+	return out
+}

@@ -41,7 +41,7 @@ benchmarks:
 func runSubbench(t *testing.T, entry string) (int, *report.Report, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "r.json")
-	status, _, stderr := runCmd(t, "run", subbenchSpec(t, entry), "--format", "json", "--out", out, "--quiet")
+	status, _, stderr := runCmd(t, "run", allowOutside, subbenchSpec(t, entry), "--format", "json", "--out", out, "--quiet")
 	if status == exitUsage {
 		t.Fatalf("run = 2; stderr:\n%s", stderr)
 	}
@@ -105,7 +105,7 @@ func TestRunSelectsSubBenchmarksLikeGoTestBench(t *testing.T) {
 		})
 	}
 	// An include that selects nothing names the closest names.
-	status, _, stderr := runCmd(t, "run", subbenchSpec(t, "    include: '^BenchmarkSum$/^size=9$'\n"), "--quiet")
+	status, _, stderr := runCmd(t, "run", allowOutside, subbenchSpec(t, "    include: '^BenchmarkSum$/^size=9$'\n"), "--quiet")
 	if status != exitUsage || !strings.Contains(stderr, `include "^BenchmarkSum$/^size=9$" matches no benchmark of package`) || !strings.Contains(stderr, "closest: BenchmarkSum/size=8") {
 		t.Errorf("run = %d, stderr:\n%s\nwant 2 and the closest names", status, stderr)
 	}
@@ -133,7 +133,7 @@ func TestRunSkipsAreSkippedNotFailed(t *testing.T) {
 		t.Errorf("skipped runs and reasons (-want +got):\n%s", d)
 	}
 	out := filepath.Join(t.TempDir(), "r.json")
-	status, _, _ = runCmd(t, "run", subbenchSpec(t, "    include: '^BenchmarkSkipAll$'\n"), "--format", "json", "--out", out, "--quiet")
+	status, _, _ = runCmd(t, "run", allowOutside, subbenchSpec(t, "    include: '^BenchmarkSkipAll$'\n"), "--format", "json", "--out", out, "--quiet")
 	if status != exitOK {
 		t.Errorf("a batch of skips only: run = %d, want 0", status)
 	}

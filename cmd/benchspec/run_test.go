@@ -15,6 +15,10 @@ import (
 // (see run.go's init), which runs the strings test binary. They run go
 // and real forks, so they skip under -short (writeRunSpec skips them).
 
+// allowOutside lets a spec in a temporary directory, in no module, name
+// packages of this repository by absolute path.
+const allowOutside = "--allow-packages-outside-module"
+
 func writeRunSpec(t *testing.T, body string) string {
 	t.Helper()
 	if testing.Short() {
@@ -124,7 +128,7 @@ benchmarks:
   - package: `+tt.pkg+`
     include: Benchmark
 `)
-			status, stdout, stderr := runCmd(t, "run", spec, "--quiet")
+			status, stdout, stderr := runCmd(t, "run", allowOutside, spec, "--quiet")
 			if status != exitUsage || stdout != "" {
 				t.Errorf("run = %d, stdout %q; want 2 and nothing", status, stdout)
 			}
@@ -171,7 +175,7 @@ benchmarks:
     include: .
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
-	status, _, stderr := runCmd(t, "run", spec, "--format", "json", "--out", out, "--quiet")
+	status, _, stderr := runCmd(t, "run", allowOutside, spec, "--format", "json", "--out", out, "--quiet")
 	if status != exitFail {
 		t.Fatalf("run = %d, want 1; stderr:\n%s", status, stderr)
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -85,7 +86,15 @@ func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.W
 // for every valid file and the summary also when all is well. ok is
 // false when there were problems. Without a registry, specs are checked
 // as specs (schema and semantics) and the plan is nil.
-func load(ctx context.Context, e *Env, paths []string, reg *Registry, verbose bool) (*plan.Plan, bool) {
+//
+// A `package:` entry may name only a package of the module that holds its
+// spec, or of the standard library (plan.CheckPackageScope), unless
+// opts.allowOutside; a spec that names another is refused before any
+// package is built. Without opts.listPackages (validate), nothing of a
+// package is built or run: its entries are checked as entries
+// (plan.CheckPackageEntries) and left out of the plan.
+func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *loadOpts) (*plan.Plan, bool) {
+	verbose := opts.verbose
 	if len(paths) == 0 {
 		e.UsageError("no spec files given")
 		return nil, false
@@ -109,10 +118,40 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, verbose bo
 		specs = append(specs, s)
 	}
 	var p *plan.Plan
-	if len(specs) == len(paths) && reg != nil {
-		benchmarks, err := withPackages(ctx, specs, *reg)
-		if err == nil {
-			p, err = plan.Build(specs, benchmarks)
+	var scoped spec.ErrorList
+	for _, s := range specs {
+		for _, en := range s.Entries {
+			if en.Package != "" {
+				opts.packages++
+			}
+		}
+	}
+	if !opts.allowOutside {
+		scoped = plan.CheckPackageScope(specs)
+	}
+	if !opts.listPackages {
+		scoped = append(scoped, plan.CheckPackageEntries(specs)...)
+	}
+	sort.SliceStable(scoped, func(i, j int) bool {
+		a, b := scoped[i].Pos, scoped[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+	})
+	for _, pe := range scoped {
+		byFile[pe.Pos.File] = append(byFile[pe.Pos.File], pe)
+	}
+	if len(specs) == len(paths) && reg != nil && len(scoped) == 0 {
+		var err error
+		if opts.listPackages {
+			var benchmarks []plan.Benchmark
+			benchmarks, err = withPackages(ctx, specs, *reg)
+			if err == nil {
+				p, err = plan.Build(specs, benchmarks)
+			}
+		} else {
+			p, err = plan.Build(plan.WithoutPackages(specs), reg.Benchmarks)
 		}
 		if list := spec.Errors(err); list != nil {
 			for _, pe := range list {
@@ -144,6 +183,29 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, verbose bo
 	return p, n == 0
 }
 
+// loadOpts are how a command loads its specs.
+type loadOpts struct {
+	// verbose prints "path: ok" for every valid file (validate).
+	verbose bool
+	// allowOutside lifts the package scope check
+	// (--allow-packages-outside-module).
+	allowOutside bool
+	// listPackages builds the test binaries of `package:` entries and
+	// lists their benchmarks (plan, run); validate does not.
+	listPackages bool
+
+	// packages is set by load: the number of `package:` entries.
+	packages int
+}
+
+// allowOutsideFlag registers --allow-packages-outside-module on run, plan
+// and validate.
+func allowOutsideFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("allow-packages-outside-module", false,
+		"let package: entries name packages outside the module that holds their spec (another module, an absolute path); "+
+			"without it a spec runs only its own module's packages and the standard library")
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -163,16 +225,22 @@ func Validate(ctx context.Context, e *Env, args []string, reg *Registry) int {
 			"reports, on stderr, every problem as path:line:col: message, or\n"+
 			"\"path: ok\" for a valid file, then a summary line. It exits 0 if every\n"+
 			"spec is valid and 2 otherwise.")
+	allowOutside := allowOutsideFlag(fs)
 	paths, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
 	}
-	p, ok := load(ctx, e, paths, reg, true)
+	opts := &loadOpts{verbose: true, allowOutside: *allowOutside}
+	p, ok := load(ctx, e, paths, reg, opts)
 	if !ok {
 		return ExitUsage
 	}
 	if p != nil {
-		fmt.Fprintf(e.Stderr, "%d runs, estimated %s\n", len(p.Runs), p.Estimate.Round(time.Second))
+		fmt.Fprintf(e.Stderr, "%d runs, estimated %s", len(p.Runs), p.Estimate.Round(time.Second))
+		if n := opts.packages; n > 0 {
+			fmt.Fprintf(e.Stderr, ", without the runs of %s: validate builds and runs nothing of a package; plan lists their runs", plural(n, "package entry", "package entries"))
+		}
+		fmt.Fprintln(e.Stderr)
 	}
 	return ExitOK
 }
@@ -212,6 +280,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			"time; --shards n shows which part of n each run falls in.")
 	var shard shardFlags
 	shard.register(fs, true)
+	allowOutside := allowOutsideFlag(fs)
 	paths, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
@@ -221,7 +290,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if shard.shards > 0 && !shard.fromEnv && shard.shard == "" {
 		spread, shard.shards = shard.shards, 0
 	}
-	p, ok := load(ctx, e, paths, &reg, false)
+	p, ok := load(ctx, e, paths, &reg, &loadOpts{allowOutside: *allowOutside, listPackages: true})
 	if ok {
 		p, ok = shard.apply(p, e)
 	}
@@ -312,6 +381,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	resultsRoot := fs.String("results-dir", "", "also keep the JSON report as `DIR`/SUITE/<UTC start>.json, with its journal, and as DIR/SUITE/latest.json")
 	var shard shardFlags
 	shard.register(fs, false)
+	allowOutside := allowOutsideFlag(fs)
 	var orderF orderFlags
 	orderF.register(fs)
 	paths, status, ok := e.Parse(fs, args)
@@ -330,7 +400,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if !ok {
 		return 2
 	}
-	p, ok := load(ctx, e, paths, &reg, false)
+	p, ok := load(ctx, e, paths, &reg, &loadOpts{allowOutside: *allowOutside, listPackages: true})
 	if ok {
 		p, ok = shard.apply(p, e)
 	}

@@ -10,7 +10,10 @@
 // A relative `package:` (./codec) is relative to its spec file
 // (plan.PackageKey), and the go command runs in that directory, so the
 // package is resolved in its own module; an import path is resolved in
-// the module of the current directory, or the standard library.
+// the module of the spec's directory, or the standard library. Which
+// packages a spec may name at all (its own module's and the standard
+// library's, unless --allow-packages-outside-module) is checked before
+// anything here runs: plan.CheckPackageScope.
 //
 // Test binaries are cached by content: `go test -c` builds into a
 // temporary file next to the cache; the binary's SHA-256 names it
@@ -120,7 +123,7 @@ func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec) ([]plan.Be
 				continue
 			}
 			key := plan.PackageKey(s.Path, e.Package)
-			p, err := b.Load(ctx, key)
+			p, err := b.LoadIn(ctx, filepath.Dir(s.Path), key)
 			if err != nil {
 				errs = append(errs, &spec.Error{Pos: e.PackagePos, Msg: fmt.Sprintf("benchmarks[%d].package: %v", e.Index, err)})
 				continue
@@ -204,21 +207,39 @@ func firstPackagePos(specs []*spec.Spec, key string) spec.Pos {
 // package or several, a package without test files or benchmarks, and a
 // build failure are errors that say so.
 func (b *Builder) Load(ctx context.Context, pkg string) (*Package, error) {
+	return b.LoadIn(ctx, "", pkg)
+}
+
+// LoadIn is Load with an import path resolved in the module of directory
+// dir ("": the current one): Benchmarks passes the spec's directory, so
+// that a spec's import path means a package of the module that holds the
+// spec, wherever it is run from (the module plan.CheckPackageScope
+// checks it against).
+func (b *Builder) LoadIn(ctx context.Context, dir, pkg string) (*Package, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if l, ok := b.loaded[pkg]; ok {
+	if dir != "" {
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+	}
+	key := pkg
+	if !filepath.IsAbs(pkg) {
+		key = dir + "\x00" + pkg
+	}
+	if l, ok := b.loaded[key]; ok {
 		return l.pkg, l.err
 	}
-	p, err := b.load(ctx, pkg)
+	p, err := b.load(ctx, dir, pkg)
 	if b.loaded == nil {
 		b.loaded = map[string]loaded{}
 	}
-	b.loaded[pkg] = loaded{p, err}
+	b.loaded[key] = loaded{p, err}
 	return p, err
 }
 
-func (b *Builder) load(ctx context.Context, pkg string) (*Package, error) {
-	dir, arg := "", pkg
+func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
+	arg := pkg
 	if filepath.IsAbs(pkg) {
 		dir, arg = pkg, "."
 		if fi, err := os.Stat(pkg); err != nil || !fi.IsDir() {

@@ -1,0 +1,267 @@
+package plan
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"go/build"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/benchspec/benchspec/spec"
+)
+
+// A checked-in spec must not be able to run code from anywhere on the
+// machine: a `package:` entry names a package of the module that holds
+// the spec, or of the standard library, and nothing else. The module is
+// found as the go command finds it, by walking up from the spec file's
+// directory to the first go.mod. Outside it are an absolute path or a
+// relative one (../..) that leaves the module's directory, a directory
+// of a nested module (one with a go.mod of its own), and an import path
+// that is neither the module's (its path or below) nor the standard
+// library's (a first element without a dot, as the go command reserves
+// for it). The check reads only go.mod files; it is lexical for paths
+// that do not exist, which the build then reports.
+//
+// The standard library is allowed because it is the go command's own
+// code, which builds every package anyway. A user who means to run
+// another module's benchmarks says so on the command line
+// (--allow-packages-outside-module), never in the spec.
+
+// Module is the Go module that holds a spec file.
+type Module struct {
+	Path  string // the module path of its go.mod
+	Dir   string // the directory of its go.mod, absolute, symbolic links resolved
+	GoMod string // the go.mod file
+}
+
+// SpecModule finds the module that holds the spec file at specPath: the
+// first go.mod in the spec's directory or above. ok is false when there
+// is none.
+func SpecModule(specPath string) (m Module, ok bool, err error) {
+	dir, err := filepath.Abs(filepath.Dir(specPath))
+	if err != nil {
+		return Module{}, false, err
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	for {
+		gomod := filepath.Join(dir, "go.mod")
+		if fi, err := os.Stat(gomod); err == nil && !fi.IsDir() {
+			path, err := modulePath(gomod)
+			if err != nil {
+				return Module{}, false, err
+			}
+			return Module{Path: path, Dir: dir, GoMod: gomod}, true, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return Module{}, false, nil
+		}
+		dir = parent
+	}
+}
+
+// maxGoMod bounds the bytes of a go.mod read for its module line.
+const maxGoMod = 1 << 20
+
+// modulePath reads the module directive of a go.mod file.
+func modulePath(gomod string) (string, error) {
+	f, err := os.Open(gomod)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(&limitedFile{f, maxGoMod})
+	sc.Buffer(make([]byte, 0, 4096), maxGoMod)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if i := bytes.Index(line, []byte("//")); i >= 0 {
+			line = line[:i]
+		}
+		rest, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("module"))
+		if !ok || len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
+			continue
+		}
+		p := string(bytes.TrimSpace(rest))
+		if uq, err := strconv.Unquote(p); err == nil {
+			p = uq
+		}
+		if p == "" || strings.ContainsAny(p, " \t") {
+			break
+		}
+		return p, nil
+	}
+	if err := sc.Err(); err != nil {
+		return "", fmt.Errorf("%s: %w", gomod, err)
+	}
+	return "", fmt.Errorf("%s: no module directive", gomod)
+}
+
+// limitedFile reads at most n bytes of f.
+type limitedFile struct {
+	f *os.File
+	n int64
+}
+
+func (l *limitedFile) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, errors.New("go.mod larger than 1 MiB")
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.f.Read(p)
+	l.n -= int64(n)
+	return n, err
+}
+
+// CheckPackageScope reports, at the position of each `package:` that
+// names a package outside the module that holds its spec (see above),
+// why, as a spec.ErrorList; nil when every package is inside.
+func CheckPackageScope(specs []*spec.Spec) spec.ErrorList {
+	var errs spec.ErrorList
+	for _, s := range specs {
+		var mod Module
+		var found bool
+		var modErr error
+		looked := false
+		for i := range s.Entries {
+			e := &s.Entries[i]
+			if e.Package == "" {
+				continue
+			}
+			if !looked {
+				mod, found, modErr = SpecModule(s.Path)
+				looked = true
+			}
+			var why string
+			switch {
+			case modErr != nil:
+				why = fmt.Sprintf("finding the module that holds this spec: %v", modErr)
+			default:
+				why = outside(s.Path, e.Package, mod, found)
+			}
+			if why != "" {
+				errs = append(errs, &spec.Error{Pos: e.PackagePos, Msg: fmt.Sprintf(
+					"benchmarks[%d].package: %s; a spec runs only the packages of its own module and the standard library (--allow-packages-outside-module lifts this)", e.Index, why)})
+			}
+		}
+	}
+	return errs
+}
+
+// outside says why the package pkg of the spec at specPath is outside
+// mod (found: the spec is in a module at all), or "".
+func outside(specPath, pkg string, mod Module, found bool) string {
+	specDir := filepath.Dir(specPath)
+	where := func() string {
+		if rel, err := filepath.Rel(absOr(specDir), mod.GoMod); err == nil {
+			return fmt.Sprintf("the module %s that holds this spec (%s)", mod.Path, rel)
+		}
+		return fmt.Sprintf("the module %s that holds this spec (%s)", mod.Path, mod.GoMod)
+	}
+	if !filepath.IsAbs(pkg) && !isRelative(pkg) {
+		rest, ok := strings.CutPrefix(pkg, mod.Path)
+		ok = ok && found && (rest == "" || rest[0] == '/')
+		switch {
+		case !ok && isStd(pkg):
+			return ""
+		case !found:
+			return fmt.Sprintf("%s is not in the standard library, and this spec is in no module (no go.mod in its directory or above)", pkg)
+		case !ok:
+			return fmt.Sprintf("%s is neither in %s nor in the standard library", pkg, where())
+		}
+		if nested := nestedModule(mod.Dir, filepath.Join(mod.Dir, filepath.FromSlash(strings.TrimPrefix(rest, "/")))); nested != "" {
+			return fmt.Sprintf("%s is in another module (%s), not in %s", pkg, nested, where())
+		}
+		return ""
+	}
+	if !found {
+		return fmt.Sprintf("%s is a directory, and this spec is in no module (no go.mod in its directory or above)", pkg)
+	}
+	dir := PackageKey(specPath, pkg)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	rel, err := filepath.Rel(mod.Dir, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Sprintf("%s is outside the directory of %s", pkg, where())
+	}
+	if nested := nestedModule(mod.Dir, dir); nested != "" {
+		return fmt.Sprintf("%s is in another module (%s), not in %s", pkg, nested, where())
+	}
+	return ""
+}
+
+func absOr(dir string) string {
+	if a, err := filepath.Abs(dir); err == nil {
+		return a
+	}
+	return dir
+}
+
+// nestedModule returns the go.mod, relative to root, of a module nested
+// in root that holds dir (a go.mod in dir or a directory between dir and
+// root), or "".
+func nestedModule(root, dir string) string {
+	for d := dir; d != root && len(d) > len(root); d = filepath.Dir(d) {
+		gomod := filepath.Join(d, "go.mod")
+		if fi, err := os.Stat(gomod); err == nil && !fi.IsDir() {
+			if rel, err := filepath.Rel(root, gomod); err == nil {
+				return rel
+			}
+			return gomod
+		}
+	}
+	return ""
+}
+
+// isStd reports whether the import path pkg is the standard library's:
+// the go command reserves first elements without a dot for it (and
+// "cmd"), as module paths must have one unless they are local.
+// A first element without a dot is not enough: a local module (module
+// evil, with a replace directive to a directory) has one too, so the
+// package must also be a directory of GOROOT/src.
+func isStd(pkg string) bool {
+	first, _, _ := strings.Cut(pkg, "/")
+	if first == "" || strings.Contains(first, ".") || strings.Contains(pkg, "..") || strings.Contains(pkg, `\`) {
+		return false
+	}
+	goroot := gorootDir()
+	if goroot == "" {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(goroot, "src", filepath.FromSlash(pkg)))
+	return err == nil && fi.IsDir()
+}
+
+var goroot struct {
+	once sync.Once
+	dir  string
+}
+
+// gorootDir is the GOROOT of the go command that builds the packages:
+// go/build's (GOROOT, or the one this binary was built with), else what
+// `go env GOROOT` says (a binary built with -trimpath knows none). It
+// runs no package's code.
+func gorootDir() string {
+	goroot.once.Do(func() {
+		goroot.dir = build.Default.GOROOT
+		if goroot.dir != "" {
+			return
+		}
+		cmd := exec.Command("go", "env", "GOROOT")
+		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+		if out, err := cmd.Output(); err == nil {
+			goroot.dir = strings.TrimSpace(string(out))
+		}
+	})
+	return goroot.dir
+}
