@@ -61,7 +61,7 @@ func (t tTest) interval(alpha float64) (lo, hi float64) {
 
 // detector finds the change points of one series: x are the points'
 // scores, own the variance of each score as its own measurement tells
-// (stdev² / count; 0 when unknown).
+// (Point.OwnVariance: fork means' variance over forks; 0 when unknown).
 type detector struct {
 	x, own []float64
 	opts   Options

@@ -116,6 +116,47 @@ func TestOwnSpreadCounts(t *testing.T) {
 	}
 }
 
+// TestForksAreTheUnit checks that a point's own spread is its forks':
+// each night's iterations agree to 0.1 % within their forks, but its 3
+// forks' means scatter by 5 %, so a 3 % step between scores that repeat
+// exactly cannot be told from the forks a night drew. Counting the
+// 3 × 10 iterations as independent samples would make it a change.
+func TestForksAreTheUnit(t *testing.T) {
+	step := func(forkStdev report.Float) *Series {
+		s := &Series{Unit: "ns/op", Better: "lower"}
+		for i := range 12 {
+			v := 100.0
+			if i >= 6 {
+				v = 103
+			}
+			s.Points = append(s.Points, Point{Batch: i + 1, Score: report.Float(v), Stdev: report.Float(v * 0.001), Count: 30,
+				Forks: 3, ForkStdev: forkStdev})
+		}
+		return s
+	}
+	opts := Options{MinChange: 0.01}
+	if got := where(analyzed(step(5), opts)); len(got) != 0 {
+		t.Errorf("fork means ± 5 ns: change points %v, want none", got)
+	}
+	// With one fork, or no fork means in the data (an index entry of
+	// before the fork model), the iterations' spread is the floor.
+	if got := where(analyzed(step(report.NaN()), opts)); len(got) != 1 {
+		t.Errorf("no fork spread, iterations ± 0.1 %%: change points %v, want one at index 6", got)
+	}
+	for _, tc := range []struct {
+		p    Point
+		want float64
+	}{
+		{Point{Forks: 3, ForkStdev: 6, Stdev: 1, Count: 30}, 12},
+		{Point{Forks: 1, ForkStdev: report.NaN(), Stdev: 2, Count: 4}, 1},
+		{Point{Forks: 0, ForkStdev: report.NaN(), Stdev: report.NaN()}, 0},
+	} {
+		if got := tc.p.OwnVariance(); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%+v: own variance %v, want %v", tc.p, got, tc.want)
+		}
+	}
+}
+
 func TestDeterministic(t *testing.T) {
 	a := analyzed(levels("ns/op", 0.03, 20, 100, 104, 97, 110), Options{MinChange: 0.02})
 	for range 3 {

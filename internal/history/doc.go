@@ -35,13 +35,17 @@
 //   - Each point's own spread counts, not only its mean: the t-test's
 //     pooled variance is the spread between the points either side of
 //     the change, but never less than the mean of the points' own
-//     variance of their score (stdev² / count of the iteration scores).
-//     The spread between nights is what a change must beat; each night's
-//     own spread is a floor under it, so that a few nights that agree by
-//     chance, or scores that repeat exactly, do not make a change look
-//     more certain than each measurement could tell. The floor treats
-//     iterations as independent, so it is a lower bound, never the
-//     estimate.
+//     variance of their score. The spread between nights is what a
+//     change must beat; each night's own spread is a floor under it, so
+//     that a few nights that agree by chance, or scores that repeat
+//     exactly, do not make a change look more certain than each
+//     measurement could tell. A point's own variance counts forks, as
+//     its score's error does (package report): iterations of one process
+//     share its layout and start-up and are not independent, so the
+//     variance of a night's score is the variance of its fork means over
+//     the number of forks (Point.OwnVariance). Only a point of one fork,
+//     which cannot show a spread of means, falls back on its iteration
+//     scores' stdev² / count, a lower bound.
 //   - A change point's magnitude is the relative change of the mean
 //     level, (after − before) / before, over the points back to the
 //     previous change and up to the next, with its confidence interval

@@ -110,13 +110,19 @@ type Series struct {
 
 // Point is a run's score in one batch, in the series' unit.
 type Point struct {
-	Batch    int          `json:"batch"`
-	Score    report.Float `json:"score"`
-	Error    report.Float `json:"error"` // 99.9 % half-width, as in the report
-	Count    int          `json:"count"`
-	Stdev    report.Float `json:"stdev"`
-	Revision string       `json:"revision,omitempty"`
-	Label    string       `json:"label,omitempty"`
+	Batch int          `json:"batch"`
+	Score report.Float `json:"score"`
+	Error report.Float `json:"error"` // 99.9 % half-width, as in the report
+	Count int          `json:"count"`
+	Stdev report.Float `json:"stdev"` // of the iteration scores
+	// Forks is the number of forks behind the score, and ForkStdev the
+	// standard deviation of their means (null with fewer than two): the
+	// score's own variance is ForkStdev² / Forks, forks being its
+	// independent unit.
+	Forks     int          `json:"forks"`
+	ForkStdev report.Float `json:"fork_stdev"`
+	Revision  string       `json:"revision,omitempty"`
+	Label     string       `json:"label,omitempty"`
 }
 
 // Direction of a change point, by the unit.
@@ -161,9 +167,7 @@ func analyze(s *Series, opts Options) {
 	d := &detector{x: make([]float64, len(s.Points)), own: make([]float64, len(s.Points)), opts: opts}
 	for i, p := range s.Points {
 		d.x[i] = float64(p.Score)
-		if p.Stdev.Valid() && p.Count > 0 {
-			d.own[i] = float64(p.Stdev) * float64(p.Stdev) / float64(p.Count)
-		}
+		d.own[i] = p.OwnVariance()
 	}
 	s.ChangePoints = []ChangePoint{}
 	for _, c := range d.detect() {
@@ -181,6 +185,23 @@ func analyze(s *Series, opts Options) {
 		s.ChangePoints = append(s.ChangePoints, cp)
 	}
 	s.Regressed = regressed(s)
+}
+
+// OwnVariance is the variance of the point's score as its own
+// measurement tells: with forks as the independent unit, the variance of
+// the mean of its fork means, ForkStdev² / Forks. A point of one fork
+// (or of an older index entry without fork means) has no fork-level
+// spread; for it the iteration scores' Stdev² / Count stands in, which
+// treats iterations as independent and so is a lower bound. 0 when
+// neither is known.
+func (p Point) OwnVariance() float64 {
+	switch {
+	case p.Forks >= 2 && p.ForkStdev.Valid():
+		return float64(p.ForkStdev) * float64(p.ForkStdev) / float64(p.Forks)
+	case p.Stdev.Valid() && p.Count > 0:
+		return float64(p.Stdev) * float64(p.Stdev) / float64(p.Count)
+	}
+	return 0
 }
 
 // regressed reports whether the newest change point of s is a regression

@@ -14,7 +14,7 @@ import (
 // Dir is a suite's results directory, read.
 type Dir struct {
 	Path    string
-	Entries []index.Entry // one per report, by file name
+	Entries []index.Entry // one per report, in the order the batches started
 	// Stale is true when the directory's index should be rewritten with
 	// Entries (index.Encode).
 	Stale bool
@@ -176,7 +176,7 @@ func (b *builder) add(l located) {
 			continue
 		}
 		b.raw[si] = append(b.raw[si], rawPoint{Point{Batch: batch.Number, Score: r.Score, Error: r.Error, Count: r.Count,
-			Stdev: r.Stdev, Revision: e.Revision, Label: e.Label}, r.Unit})
+			Stdev: r.Stdev, Forks: r.Forks, ForkStdev: r.ForkStdev, Revision: e.Revision, Label: e.Label}, r.Unit})
 	}
 }
 
@@ -208,7 +208,7 @@ func (b *builder) finish() {
 				continue
 			}
 			scale := report.Float(f)
-			p.Score, p.Error, p.Stdev = p.Score*scale, p.Error*scale, p.Stdev*scale
+			p.Score, p.Error, p.Stdev, p.ForkStdev = p.Score*scale, p.Error*scale, p.Stdev*scale, p.ForkStdev*scale
 			s.Points = append(s.Points, p.Point)
 		}
 	}

@@ -6,12 +6,14 @@ package historytest
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -84,7 +86,8 @@ func (n *Nights) Keys() []string {
 // Write writes a night's report into dir under the name run
 // --results-dir gives it, started at start and labelled label, with the
 // score of run j (its error, spread, extremes and raw data alike)
-// multiplied by factor(j), and its spread set by Spread. It returns the
+// multiplied by factor(j), and its spread set by Spread (its fork-level
+// model alike: fork means, variance components). It returns the
 // report's path.
 func (n *Nights) Write(dir string, start time.Time, label string, factor func(run int) float64) (string, error) {
 	path := filepath.Join(dir, start.UTC().Format("20060102T150405Z")+".json")
@@ -111,11 +114,29 @@ func (n *Nights) WriteFile(path string, start time.Time, label string, factor fu
 		m.ScoreError, m.Stdev = b.ScoreError*report.Float(f*k), b.Stdev*report.Float(f*k)
 		m.ScoreConfidence = [2]report.Float{m.Score - m.ScoreError, m.Score + m.ScoreError}
 		m.RawData = make([][]report.Float, len(b.RawData))
+		raw := make([][]float64, len(b.RawData))
 		for i, fork := range b.RawData {
 			m.RawData[i] = make([]report.Float, len(fork))
 			for l, v := range fork {
 				m.RawData[i][l] = at(v)
+				raw[i] = append(raw[i], float64(at(v)))
 			}
+		}
+		if bv := b.Variance; bv != nil {
+			// The fork-level model of the new values: an affine map of the
+			// old ones, so the components scale by f·k; the forks a target
+			// would take are estimated again.
+			v := *bv
+			v.ForkMeans = make([]report.Float, len(bv.ForkMeans))
+			for i, mean := range bv.ForkMeans {
+				v.ForkMeans[i] = at(mean)
+			}
+			v.WithinForkStdev, v.BetweenForkStdev = bv.WithinForkStdev*report.Float(f*k), bv.BetweenForkStdev*report.Float(f*k)
+			v.ForksNeeded = nil
+			if need, ok := forkstat.Of(raw).ForksFor(float64(v.TargetError)*math.Abs(float64(m.Score)), report.Confidence); ok {
+				v.ForksNeeded = &need
+			}
+			m.Variance = &v
 		}
 	}
 	data, err := json.Marshal(n.rep)

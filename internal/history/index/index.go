@@ -30,6 +30,8 @@ import (
 	"sort"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -37,7 +39,8 @@ import (
 const Name = "history.index.jsonl"
 
 // Version is the index format; an index of another version is rebuilt.
-const Version = 1
+// Version 2 added each run's forks and the spread of its fork means.
+const Version = 2
 
 // Size limits. Reports and the index are read as hostile input: a file
 // larger than its limit is refused before it is read.
@@ -106,6 +109,12 @@ type Run struct {
 	Error report.Float `json:"error"`
 	Stdev report.Float `json:"stdev"`
 	Count int          `json:"count"`
+	// Forks is the number of measured forks with values, and ForkStdev
+	// the sample standard deviation of their means (null with fewer than
+	// two): forks are the independent unit of a score (report.Variance),
+	// so the score's own variance is ForkStdev² / Forks.
+	Forks     int          `json:"forks"`
+	ForkStdev report.Float `json:"fork_stdev"`
 }
 
 // Summarize returns the summary of rep.
@@ -124,13 +133,34 @@ func Summarize(rep *report.Report) Summary {
 	for i := range rep.Runs {
 		r := &rep.Runs[i]
 		run := Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode.String(), Threads: r.Threads,
-			Status: r.Status, Score: report.NaN(), Error: report.NaN(), Stdev: report.NaN()}
+			Status: r.Status, Score: report.NaN(), Error: report.NaN(), Stdev: report.NaN(), ForkStdev: report.NaN()}
 		if m := r.Primary; m != nil {
 			run.Unit, run.Score, run.Error, run.Stdev, run.Count = m.ScoreUnit, m.Score, m.ScoreError, m.Stdev, m.Count
+			run.Forks, run.ForkStdev = forkSpread(m)
 		}
 		s.Runs = append(s.Runs, run)
 	}
 	return s
+}
+
+// forkSpread is the number of forks of m with values and the sample
+// standard deviation of their means, from the metric's fork-level model
+// (NaN with fewer than two forks, or a mean that is not finite).
+func forkSpread(m *report.Metric) (int, report.Float) {
+	if m.Variance == nil {
+		return 0, report.NaN()
+	}
+	means := make([]float64, 0, len(m.Variance.ForkMeans))
+	for _, v := range m.Variance.ForkMeans {
+		if !v.Valid() {
+			return m.Variance.Forks, report.NaN()
+		}
+		means = append(means, float64(v))
+	}
+	if len(means) < 2 {
+		return m.Variance.Forks, report.NaN()
+	}
+	return m.Variance.Forks, report.Float(stat.StdDev(means, nil))
 }
 
 // valid reports whether an entry read from the index is whole enough to
@@ -140,7 +170,7 @@ func (e *Entry) valid() bool {
 		return false
 	}
 	for _, r := range e.Runs {
-		if r.Key == "" || r.Benchmark == "" || r.Mode == "" || r.Count < 0 {
+		if r.Key == "" || r.Benchmark == "" || r.Mode == "" || r.Count < 0 || r.Forks < 0 {
 			return false
 		}
 	}
@@ -158,7 +188,8 @@ func NewEntry(fi fs.FileInfo, rep *report.Report) Entry {
 	return Entry{File: fi.Name(), Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Summary: Summarize(rep)}
 }
 
-// Load returns the entries of every report in dir, sorted by file name:
+// Load returns the entries of every report in dir, in the order the
+// batches started (then by file name):
 // from the index where it is fresh, else read from the report. stale is
 // true when the index should be rewritten (Write): it was missing,
 // unreadable, or lacked or held entries that did not match the reports.
@@ -195,7 +226,17 @@ func Load(dir string) (entries []Entry, stale bool, err error) {
 	// Entries of vanished reports, and lines a later one overrode, make
 	// the index larger than it needs to be.
 	stale = stale || used != lines
-	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
+	// File names order the batches by the second they started, and two
+	// batches of one second are <stamp>.json and <stamp>-2.json, which
+	// sort the other way round: the start time, to the nanosecond, comes
+	// first.
+	sort.Slice(entries, func(i, j int) bool {
+		a, b := &entries[i], &entries[j]
+		if !a.Start.Equal(b.Start) {
+			return a.Start.Before(b.Start)
+		}
+		return a.File < b.File
+	})
 	return entries, stale, nil
 }
 

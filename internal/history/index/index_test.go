@@ -3,6 +3,8 @@ package index
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,11 +20,17 @@ var night0 = time.Date(2026, 1, 15, 2, 30, 0, 0, time.UTC)
 
 func writeReport(t *testing.T, dir, name string, score float64, mod time.Time) {
 	t.Helper()
+	writeReportAt(t, dir, name, score, mod, night0)
+}
+
+func writeReportAt(t *testing.T, dir, name string, score float64, mod, start time.Time) {
+	t.Helper()
 	rep := &report.Report{SchemaVersion: report.SchemaVersion, Complete: true, Suite: "nightly", Label: name,
 		Sources: []report.Source{{Module: "example.com/m", VCS: "git", Revision: "abc", Time: "2026-01-14T00:00:00Z"}},
-		Env:     report.Env{Start: night0, TimerResolutionNs: report.NaN(), TimerOverheadNs: report.NaN()},
+		Env:     report.Env{Start: start, TimerResolutionNs: report.NaN(), TimerOverheadNs: report.NaN()},
 		Runs: []report.Run{{Key: "a:avgt", Benchmark: "a", Mode: "avgt", Threads: 1, Status: report.StatusOK,
-			Primary: &report.Metric{Score: report.Float(score), ScoreError: 1, Stdev: 0.5, Count: 5, ScoreUnit: "ns/op"}}}}
+			Primary: &report.Metric{Score: report.Float(score), ScoreError: 1, Stdev: 0.5, Count: 6, ScoreUnit: "ns/op",
+				Variance: &report.Variance{Forks: 2, ForkMeans: []report.Float{report.Float(score) - 0.5, report.Float(score) + 0.5}}}}}}
 	data, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +41,43 @@ func writeReport(t *testing.T, dir, name string, score float64, mod time.Time) {
 	}
 	if err := os.Chtimes(path, mod, mod); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLoadOrder checks that entries come in the order the batches
+// started: run --results-dir names the second batch of one second
+// <stamp>-2.json, which sorts before <stamp>.json by name.
+func TestLoadOrder(t *testing.T) {
+	dir := t.TempDir()
+	writeReportAt(t, dir, "20260115T023000Z.json", 1, night0, night0.Add(100*time.Millisecond))
+	writeReportAt(t, dir, "20260115T023000Z-2.json", 2, night0, night0.Add(700*time.Millisecond))
+	writeReportAt(t, dir, "20260115T023001Z.json", 3, night0, night0.Add(1200*time.Millisecond))
+	entries, _ := mustLoad(t, dir)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.File)
+	}
+	if diff := cmp.Diff([]string{"20260115T023000Z.json", "20260115T023000Z-2.json", "20260115T023001Z.json"}, got); diff != "" {
+		t.Errorf("entries in start order (-want +got):\n%s", diff)
+	}
+}
+
+// TestSummarizeForkSpread checks that an entry carries what a history
+// point's own variance is made of: the forks and the spread of their
+// means, not only the iteration scores' spread.
+func TestSummarizeForkSpread(t *testing.T) {
+	dir := t.TempDir()
+	writeReport(t, dir, "20260115T023000Z.json", 10, night0)
+	entries, _ := mustLoad(t, dir)
+	r := entries[0].Runs[0]
+	if r.Forks != 2 || math.Abs(float64(r.ForkStdev)-math.Sqrt(0.5)) > 1e-12 || r.Count != 6 || r.Stdev != 0.5 {
+		t.Errorf("run summary: forks %d, fork stdev %v, count %d, stdev %v; want 2, √0.5 (fork means 9.5 and 10.5), 6, 0.5",
+			r.Forks, r.ForkStdev, r.Count, r.Stdev)
+	}
+	one := Summarize(&report.Report{Runs: []report.Run{{Key: "a:avgt", Primary: &report.Metric{Score: 1,
+		Variance: &report.Variance{Forks: 1, ForkMeans: []report.Float{1}}}}}})
+	if r := one.Runs[0]; r.Forks != 1 || r.ForkStdev.Valid() {
+		t.Errorf("one fork: forks %d, fork stdev %v; want 1 and null (one fork has no spread of means)", r.Forks, r.ForkStdev)
 	}
 }
 
@@ -113,7 +158,11 @@ func TestIndexDamage(t *testing.T) {
 	}{
 		{"torn append", func(b []byte) []byte { return append(b, `{"file":"20260118T0`...) }},
 		{"other version", func(b []byte) []byte {
-			return bytes.Replace(b, []byte(`"index_version":1`), []byte(`"index_version":99`), 1)
+			return bytes.Replace(b, []byte(fmt.Sprintf(`"index_version":%d`, Version)), []byte(`"index_version":99`), 1)
+		}},
+		// Version 1 entries lack the forks and their spread: rebuilt.
+		{"version 1", func(b []byte) []byte {
+			return bytes.Replace(b, []byte(fmt.Sprintf(`"index_version":%d`, Version)), []byte(`"index_version":1`), 1)
 		}},
 		{"not whole", func(b []byte) []byte { return bytes.ReplaceAll(b, []byte(`"key":"a:avgt"`), []byte(`"key":""`)) }},
 		{"no header", func(b []byte) []byte { return b[bytes.IndexByte(b, '\n')+1:] }},
