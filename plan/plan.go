@@ -33,7 +33,18 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 	scopes := scopesOf(registry)
 	p := &Plan{}
 	var errs spec.ErrorList
-	seen := map[string]int{}
+	// First what every entry selects, and how many runs that makes; then,
+	// when all is well, the runs, in a slice allocated once (a Run
+	// carries its Settings: growing the slice would copy a plan of
+	// 100 000 runs over and over).
+	type selection struct {
+		spec    *spec.Spec
+		entry   *spec.Entry
+		scope   *scope
+		matched []string
+	}
+	var sels []selection
+	total := 0
 	for _, s := range specs {
 		if p.Suite == "" {
 			p.Suite = s.Name
@@ -69,16 +80,21 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 				continue
 			}
 			n := runCount(e, matched, sc.byName)
-			if n > MaxRuns-len(p.Runs) {
-				errs = append(errs, tooManyRuns(e, n, len(p.Runs)))
+			if n > MaxRuns-total {
+				errs = append(errs, tooManyRuns(e, n, total))
 				continue
 			}
-			// A Run is large (it carries its Settings): growing the
-			// slice by doubling would copy a 100 000-run plan about
-			// twice over.
-			p.Runs = slices.Grow(p.Runs, n)
-			for _, name := range matched {
-				b := sc.byName[name]
+			total += n
+			sels = append(sels, selection{s, e, sc, matched})
+		}
+	}
+	if len(errs) == 0 {
+		p.Runs = make([]Run, 0, total)
+		seen := make(map[string]int, total)
+		for _, sel := range sels {
+			e := sel.entry
+			for _, name := range sel.matched {
+				b := sel.scope.byName[name]
 				for _, mode := range e.Settings.Modes {
 					for _, params := range product(b.Params, e.Params) {
 						r := Run{
@@ -88,7 +104,7 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 							Params:    params,
 							Mode:      mode,
 							Settings:  e.Settings,
-							Spec:      s.Path,
+							Spec:      sel.spec.Path,
 							Entry:     e.Index,
 						}
 						r.Key = key(&r)
@@ -119,6 +135,13 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 // match returns the registered names an entry selects, like go test
 // -bench: unanchored RE2 unless anchored, minus the exclude pattern.
 func match(e *spec.Entry, names []string) ([]string, *spec.Error) {
+	if name, ok := spec.LiteralName(e.Include); ok && e.Exclude == "" {
+		// The usual entry of a large spec names one benchmark: found by
+		// binary search, without compiling a regexp.
+		if i, found := slices.BinarySearch(names, name); found {
+			return names[i : i+1], nil
+		}
+	}
 	inc, err := regexp.Compile(e.Include)
 	if err != nil {
 		return nil, &spec.Error{Pos: e.IncludePos, Msg: fmt.Sprintf("include: invalid regexp: %v", err)}
