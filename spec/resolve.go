@@ -23,7 +23,9 @@ func (d *document) build(data []byte) *Spec {
 		apply(&s.Defaults, m)
 		d.settingPos(defaultsPos, "/defaults", m)
 	}
-	for i, e := range root["benchmarks"].([]any) {
+	list := root["benchmarks"].([]any)
+	s.Entries = make([]Entry, 0, len(list)) // an Entry is large: no regrowing
+	for i, e := range list {
 		s.Entries = append(s.Entries, d.entry(i, e.(map[string]any), s.Defaults, defaultsPos))
 	}
 	return s

@@ -14,6 +14,9 @@ import (
 // validate checks d.value against the spec schema and records one clear
 // error per problem, at the position of the value (or key) at fault.
 func (d *document) validate(s *specSchema) {
+	if d.quickValid(s) {
+		return
+	}
 	res, err := s.compiled.Validate(gojsonschema.NewGoLoader(d.value))
 	if err != nil {
 		d.errorAt(1, 1, "internal error: validating against the spec schema: %v", err)
