@@ -186,14 +186,22 @@ func TestHostileGeneratedSpecs(t *testing.T) {
 		{
 			file: "50MB.yaml",
 			data: head + "    exclude: " + strings.Repeat("abcdefghij", 5<<20) + "\n",
-			want: []string{"1:1: spec file too large (52428862 bytes; at most 262144)"},
+			want: []string{"1:1: spec file too large (52428862 bytes; at most 1048576)"},
 		},
 		{
 			// Under the cap: refused by the value count, not after
 			// seconds and a gigabyte of YAML nodes.
 			file: "flat-list.yaml",
-			data: head + "    exclude: [" + strings.Repeat("1,", 120000) + "1]\n",
+			data: head + "    exclude: [" + strings.Repeat("1,", 100010) + "1]\n",
 			want: []string{"5:200001: spec too large: more than 100000 values after expanding aliases (an alias bomb?)"},
+		},
+		{
+			// Under the byte cap, but half a million YAML nodes of
+			// two bytes each: refused before the YAML parser builds
+			// them.
+			file: "flow-map-of-1MiB.yaml",
+			data: head + "    exclude: {" + strings.Repeat("a,", 500000) + "a}\n",
+			want: []string{"5:240002: spec too large: more than 120000 YAML values by its structure (the characters , : - ? [ { * that begin them)"},
 		},
 		{
 			file: "long-regexp.yaml",
