@@ -72,7 +72,8 @@ func runTesting(name string, classic bool, benchtime string) (*testingResult, er
 }
 
 // partsResult is what a fork spends before its benchmark starts, timed
-// in a fresh process.
+// in a fresh process, and how far the fork's short calibration and
+// baseline are from long ones taken right after them in the same process.
 type partsResult struct {
 	StartNs int64 `json:"start_ns"` // parent's exec to this package's init
 	// CalibrateForkNs is worker.CalibrateFork, which every fork runs
@@ -80,10 +81,24 @@ type partsResult struct {
 	// baseline.
 	CalibrateForkNs int64 `json:"calibrate_fork_ns"`
 	CalibrateNs     int64 `json:"calibrate_ns"` // of which worker.Calibrate (the clock)
+
+	// The fork's figures (CalibrateFork) and the reference ones:
+	// Calibrate with 7 rounds of 20 000 reads, the baseline's median over
+	// 5 iterations of 10 ms.
+	OverheadNs, RefOverheadNs     float64
+	ResolutionNs, RefResolutionNs float64
+	BaselineNs, RefBaselineNs     float64 // medians
 }
 
-// BaselineNs is the empty-loop baseline's share of CalibrateFork.
-func (p partsResult) BaselineNs() int64 { return p.CalibrateForkNs - p.CalibrateNs }
+// BaselineTimeNs is the empty-loop baseline's share of CalibrateFork.
+func (p partsResult) BaselineTimeNs() int64 { return p.CalibrateForkNs - p.CalibrateNs }
+
+// Reference calibration and baseline (partsResult).
+const (
+	refRounds, refReads = 7, 20000
+	refBaselineIters    = 5
+	refBaselineTime     = 10 * time.Millisecond
+)
 
 func measureParts(startNs string) (*partsResult, error) {
 	parent, err := strconv.ParseInt(startNs, 10, 64)
@@ -92,13 +107,18 @@ func measureParts(startNs string) (*partsResult, error) {
 	}
 	clock := worker.SystemClock()
 	t0 := time.Now()
-	worker.CalibrateFork(clock)
+	cal := worker.CalibrateFork(clock)
 	t1 := time.Now()
 	worker.Calibrate(clock) // again, alone: CalibrateFork's first part
 	t2 := time.Now()
+	ref := worker.CalibrateRounds(clock, refRounds, refReads)
+	refBase := worker.Baseline(clock, refBaselineIters, refBaselineTime)
 	return &partsResult{
 		StartNs:         processStart.UnixNano() - parent,
 		CalibrateForkNs: int64(t1.Sub(t0)),
 		CalibrateNs:     int64(t2.Sub(t1)),
+		OverheadNs:      cal.OverheadNs, RefOverheadNs: ref.OverheadNs,
+		ResolutionNs: cal.ResolutionNs, RefResolutionNs: ref.ResolutionNs,
+		BaselineNs: median(cal.BaselineNs), RefBaselineNs: median(refBase),
 	}, nil
 }
