@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -129,7 +130,7 @@ func (d *document) display(ptr string) string {
 		switch {
 		case d.keys[cur] == nil && isIndex(name):
 			b.WriteString("[" + name + "]")
-		case plainKey.MatchString(name):
+		case plainKey().MatchString(name):
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}
@@ -141,7 +142,7 @@ func (d *document) display(ptr string) string {
 	return b.String()
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 func isIndex(s string) bool {
 	_, err := strconv.Atoi(s)

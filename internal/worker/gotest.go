@@ -188,7 +188,7 @@ func testBinaryArgs(a *protocol.Assignment) ([]string, map[string]string) {
 	flags := map[string]string{"cpu": "cpuprofile", "heap": "memprofile", "mutex": "mutexprofile", "block": "blockprofile"}
 	for _, kind := range s.Profilers {
 		if f, ok := flags[kind]; ok {
-			path := filepath.Join(a.ProfileDir, fmt.Sprintf("%s.fork%d.%s.pprof", unsafeChars.ReplaceAllString(a.Run.Key, "_"), a.Fork, kind))
+			path := filepath.Join(a.ProfileDir, fmt.Sprintf("%s.fork%d.%s.pprof", unsafeChars().ReplaceAllString(a.Run.Key, "_"), a.Fork, kind))
 			profiles[kind] = path
 			args = append(args, "-test."+f+"="+path)
 		}
@@ -358,7 +358,7 @@ type logLines struct {
 	open  bool // the last line was a log line
 }
 
-var logLine = regexp.MustCompile(`^ {4,}\S+\.go:\d+: `)
+var logLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {4,}\S+\.go:\d+: `) })
 
 func (l *logLines) copy(w io.Writer, r io.Reader) {
 	sc := bufio.NewScanner(r)
@@ -368,7 +368,7 @@ func (l *logLines) copy(w io.Writer, r io.Reader) {
 		fmt.Fprintln(w, line)
 		l.mu.Lock()
 		switch {
-		case logLine.MatchString(line):
+		case logLine().MatchString(line):
 			if !l.open {
 				l.group = l.group[:0]
 			}

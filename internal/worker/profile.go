@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/pprof"
+	"sync"
 )
 
 // Secondary metric units of the gc profiler, per iteration.
@@ -38,7 +39,7 @@ type profiler struct {
 	files map[string]string
 }
 
-var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._=-]+`)
+var unsafeChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._=-]+`) })
 
 func newProfiler(names []string, dir, key string, fork int) *profiler {
 	p := &profiler{kinds: map[string]bool{}, dir: dir, files: map[string]string{}}
@@ -52,7 +53,7 @@ func newProfiler(names []string, dir, key string, fork int) *profiler {
 	if !p.gc && (len(p.kinds) == 0 || dir == "") {
 		return nil
 	}
-	p.base = fmt.Sprintf("%s.fork%d", unsafeChars.ReplaceAllString(key, "_"), fork)
+	p.base = fmt.Sprintf("%s.fork%d", unsafeChars().ReplaceAllString(key, "_"), fork)
 	if p.gc {
 		// The first GC of a process starts the background mark workers,
 		// allocating; let that happen before the first window.
