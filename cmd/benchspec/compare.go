@@ -19,8 +19,10 @@ func runCompare(e *cli.Env, args []string) int {
 			"fork's iterations share its process). A change whose confidence interval\n"+
 			"(at 1-alpha) lies wholly beyond the threshold, in the direction the unit\n"+
 			"calls worse (lower for ops/time, higher for time/op), is a regression;\n"+
-			"wholly within it, unchanged; across it, inconclusive, with the forks a\n"+
-			"side that would decide it. Runs on one side only are listed. It exits 1 when a run\n"+
+			"wholly within it, unchanged; across it, inconclusive (\"no change shown\"\n"+
+			"when not significant), with the forks a side that would decide it. With\n"+
+			"--threshold 0 nothing is unchanged: no interval lies within ±0.\n"+
+			"Runs on one side only are listed. It exits 1 when a run\n"+
 			"regressed or failed in NEW, 2 on bad usage or an unreadable report, and 0\n"+
 			"otherwise.")
 	threshold := fs.String("threshold", "5%", "smallest change that counts, in percent (the % is optional); the confidence interval must lie beyond it")

@@ -83,6 +83,25 @@ func TestCompareCommand(t *testing.T) {
 	}
 }
 
+// TestCompareNeverSaysUnchangedForAWideInterval: a pair whose interval
+// crosses the threshold, or with --threshold 0 any pair that is not
+// significant, reads inconclusive with "no change shown" and the forks
+// that would decide it, in the table and the reasons; the exit status
+// stays 0.
+func TestCompareNeverSaysUnchangedForAWideInterval(t *testing.T) {
+	status, stdout, _ := runCmd(t, "compare", "--threshold", "0", baseJSON, rerunJSON)
+	if status != exitOK || !strings.Contains(stdout, "unchanged: 0,") || strings.Contains(stdout, "  unchanged") ||
+		!strings.Contains(stdout, "with threshold 0 nothing can be shown unchanged") ||
+		!strings.Contains(stdout, "counter.Inc1 avgt: no change shown: the 95% interval [-3.4%, +3.5%] of the change holds 0: more than 10000 forks a side would be needed to show a change of this size") ||
+		!strings.Contains(stdout, "sqrt.Sunk avgt: no change shown: the 95% interval [-3.5%, +3.1%] of the change holds 0: about 411 forks a side would show a change of this size") {
+		t.Errorf("compare --threshold 0 base rerun: status %d, want 0, no pair unchanged, each with no change shown:\n%s", status, stdout)
+	}
+	status, stdout, _ = runCmd(t, "compare", baseJSON, rerunJSON)
+	if status != exitOK || !strings.Contains(stdout, "counter.Inc1 thrpt: no change shown: the 95% interval [-4.2%, +6.0%] of the change crosses ±5%: about 4 forks a side would decide it") {
+		t.Errorf("compare base rerun: status %d; want the interval across ±5%% said as no change shown:\n%s", status, stdout)
+	}
+}
+
 func TestMergeCommand(t *testing.T) {
 	dir := t.TempDir()
 	rep := readFixture(t, baseJSON)

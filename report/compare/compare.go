@@ -23,8 +23,13 @@
 //     than Threshold. Across a boundary: inconclusive, the data cannot
 //     decide; Pair.ForksNeeded estimates how many forks a side would
 //     decide it if the change and the spread of fork means stayed as
-//     measured. With Threshold 0 this is plain significance: not
-//     significant is unchanged. A side with fewer than 2 forks cannot be
+//     measured, and Pair.Reason says "no change shown" when the change is
+//     not significant (a wide interval shows nothing, so it never reads
+//     as unchanged). With Threshold 0 this is plain significance, and
+//     since no interval lies within ±0, nothing is unchanged: a change
+//     that is not significant is inconclusive, "no change shown", with
+//     the forks a side that would show a change of the measured size.
+//     A side with fewer than 2 forks cannot be
 //     tested (nothing says how much one process differs from the next):
 //     inconclusive.
 //   - A report whose batch started on a busy machine (its environment
@@ -75,7 +80,7 @@ type Verdict string
 
 // Verdicts.
 const (
-	Unchanged    Verdict = "unchanged"    // not shown to have changed by the threshold or more
+	Unchanged    Verdict = "unchanged"    // shown to have changed by less than the threshold: the interval lies within it
 	Improvement  Verdict = "improvement"  // better, the whole confidence interval beyond the threshold
 	Regression   Verdict = "regression"   // worse, the whole confidence interval beyond the threshold
 	Inconclusive Verdict = "inconclusive" // the data cannot decide: see Pair.Reason and Pair.ForksNeeded
@@ -269,22 +274,42 @@ func comparePair(base, new *report.Run, opts Options) Pair {
 		if (p.Better == "lower") == (p.Change > 0) {
 			p.Verdict = Regression
 		}
-	case th == 0 || lo > -th && hi < th:
+	case th > 0 && lo > -th && hi < th:
 		p.Verdict = Unchanged
 	default:
-		// The interval crosses ±th: it must shrink to the distance from
-		// the change to the nearer boundary.
+		// The interval crosses ±th (with th 0: it holds 0, as no interval
+		// lies within ±0): it must shrink to the distance from the change
+		// to the nearer boundary.
 		margin := math.Min(math.Abs(c-th), math.Abs(c+th)) * math.Abs(b)
 		p.Verdict = Inconclusive
-		p.Reason = fmt.Sprintf("the %g%% interval [%+.1f%%, %+.1f%%] of the change crosses ±%g%%", 100*(1-opts.Alpha), 100*lo, 100*hi, 100*th)
+		p.Reason = inconclusiveReason(w.p < opts.Alpha, lo, hi, th, opts.Alpha)
+		goal := "decide it"
+		if th == 0 {
+			goal = "show a change of this size"
+		}
 		if k, ok := forksToDecide(fa, fb, margin, opts.Alpha); ok {
 			p.ForksNeeded = k
-			p.Reason += fmt.Sprintf(": about %d forks a side would decide it", k)
+			p.Reason += fmt.Sprintf(": about %d forks a side would %s", k, goal)
 		} else {
-			p.Reason += fmt.Sprintf(": more than %d forks a side would be needed to decide it", forkstat.MaxForks)
+			p.Reason += fmt.Sprintf(": more than %d forks a side would be needed to %s", forkstat.MaxForks, goal)
 		}
 	}
 	return p
+}
+
+// inconclusiveReason says what an interval [lo, hi] that crosses ±th
+// shows: no change (not significant), or a change not shown to reach
+// th (significant). It never reads as "unchanged": a wide interval
+// shows nothing either way.
+func inconclusiveReason(significant bool, lo, hi, th, alpha float64) string {
+	ci := fmt.Sprintf("the %g%% interval [%+.1f%%, %+.1f%%] of the change", 100*(1-alpha), 100*lo, 100*hi)
+	switch {
+	case th == 0:
+		return "no change shown: " + ci + " holds 0"
+	case significant:
+		return fmt.Sprintf("a change is shown, but not whether it reaches ±%g%%: %s crosses ±%g%%", 100*th, ci, 100*th)
+	}
+	return fmt.Sprintf("no change shown: %s crosses ±%g%%", ci, 100*th)
 }
 
 // forkMeans is the mean of each measured fork's valid raw values, scaled;

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -251,4 +252,85 @@ func TestCompareOnABusyMachineIsInconclusive(t *testing.T) {
 	if v := Compare(base, slow, Options{Threshold: 0.05}).Pairs[1].Verdict; v != Regression {
 		t.Errorf("with load at half the CPUs: %s, want regression", v)
 	}
+}
+
+// scatter returns r with run key's forks moved apart: fork i's values
+// times factors[i], and the score their mean, as a noisy batch's forks.
+func scatter(t *testing.T, r *report.Report, key string, factors ...float64) *report.Report {
+	t.Helper()
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		if run.Key != key {
+			continue
+		}
+		m := *run.Primary
+		if len(m.RawData) != len(factors) {
+			t.Fatalf("%s has %d forks, want %d", key, len(m.RawData), len(factors))
+		}
+		sum, n := 0.0, 0
+		m.RawData = make([][]report.Float, len(factors))
+		for f, fork := range run.Primary.RawData {
+			for _, v := range fork {
+				m.RawData[f] = append(m.RawData[f], v*report.Float(factors[f]))
+				sum += float64(v) * factors[f]
+				n++
+			}
+		}
+		m.Score = report.Float(sum / float64(n))
+		run.Primary = &m
+		return r
+	}
+	t.Fatalf("no run %s", key)
+	return nil
+}
+
+// TestWideIntervalIsNotUnchanged: a change whose interval is wide shows
+// nothing either way. It is inconclusive, the reason says "no change
+// shown" with the forks that would decide it, and it is never
+// "unchanged" — at threshold 5 %, nor at threshold 0, where no interval
+// lies within ±0 and only a significant change is a verdict.
+func TestWideIntervalIsNotUnchanged(t *testing.T) {
+	const key = "counter.Inc1#avgt"
+	for _, th := range []float64{0.05, 0} {
+		res := Compare(load(t, baseFile), scatter(t, load(t, rerunFile), key, 0.45, 1.0, 1.6), Options{Threshold: th})
+		p := res.Pairs[0]
+		lo, hi := float64(p.ChangeCI[0]), float64(p.ChangeCI[1])
+		if p.Key != key || !(lo < -0.3 && hi > 0.3) {
+			t.Fatalf("threshold %g: %s interval [%v, %v], want one wider than ±30 %%", th, p.Key, lo, hi)
+		}
+		if p.Verdict != Inconclusive || !strings.HasPrefix(p.Reason, "no change shown: the 95% interval") ||
+			p.ForksNeeded <= 3 || !strings.Contains(p.Reason, fmt.Sprintf("about %d forks a side would", p.ForksNeeded)) {
+			t.Errorf("threshold %g: %s (%s), forks needed %d; want inconclusive, no change shown, more than 3 forks", th, p.Verdict, p.Reason, p.ForksNeeded)
+		}
+	}
+	// A tight interval within ±5 % is unchanged; the same pair at
+	// threshold 0 is not significant, so no change is shown.
+	res := Compare(load(t, baseFile), load(t, rerunFile), Options{Threshold: 0})
+	if n := res.Count(Unchanged); n != 0 {
+		t.Errorf("threshold 0: %d pairs unchanged, want none (nothing lies within ±0)", n)
+	}
+	p := res.Pairs[0]
+	if p.Verdict != Inconclusive || !strings.Contains(p.Reason, "no change shown:") || !strings.Contains(p.Reason, "holds 0") {
+		t.Errorf("threshold 0, A/A: %s %s (%s); want inconclusive, no change shown", p.Key, p.Verdict, p.Reason)
+	}
+	if v := Compare(load(t, baseFile), load(t, rerunFile), Options{Threshold: 0.05}).Pairs[0].Verdict; v != Unchanged {
+		t.Errorf("threshold 5 %%, interval [−3.4 %%, +3.5 %%]: %s, want unchanged", v)
+	}
+}
+
+// TestSignificantButUndecided: a change that is significant but whose
+// interval reaches under the threshold is shown, not shown to reach it:
+// inconclusive, and the reason says so rather than "no change shown".
+func TestSignificantButUndecided(t *testing.T) {
+	res := Compare(synthetic(1, nil), synthetic(2, map[string]float64{"counter.Inc1#avgt": 1.06}), Options{Threshold: 0.05})
+	for _, p := range res.Pairs {
+		if p.Key != "counter.Inc1#avgt" {
+			continue
+		}
+		if p.Verdict != Inconclusive || !(p.P < 0.05) || !strings.HasPrefix(p.Reason, "a change is shown, but not whether it reaches ±5%") {
+			t.Errorf("+6 %% at threshold 5 %%: %s, p %v (%s); want inconclusive, a change shown", p.Verdict, p.P, p.Reason)
+		}
+		return
+	}
+	t.Fatal("no counter.Inc1#avgt pair")
 }

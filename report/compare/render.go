@@ -36,8 +36,12 @@ var header = []string{"Benchmark", "Params", "Mode", "Units", "Base", "New", "Ch
 
 func writeTable(w io.Writer, res *Result, markdown bool) error {
 	var b strings.Builder
-	intro := fmt.Sprintf("Comparing %s with %s (Welch's t-test on fork means): a change whose %g%% confidence interval lies beyond ±%s is a regression or an improvement, within it unchanged, across it inconclusive.",
+	intro := fmt.Sprintf("Comparing %s with %s (Welch's t-test on fork means): a change whose %g%% confidence interval lies beyond ±%s is a regression or an improvement, within it unchanged, across it inconclusive (not shown either way).",
 		res.BaseName, res.NewName, 100*(1-res.Alpha), percent(res.Threshold, false))
+	if res.Threshold == 0 {
+		intro = fmt.Sprintf("Comparing %s with %s (Welch's t-test on fork means): a change whose %g%% confidence interval excludes 0 is a regression or an improvement; otherwise inconclusive (no change shown: with threshold 0 nothing can be shown unchanged).",
+			res.BaseName, res.NewName, 100*(1-res.Alpha))
+	}
 	ci := fmt.Sprintf("CI (%g%%)", 100*(1-res.Alpha))
 	rows := [][]string{}
 	for _, p := range res.Pairs {
