@@ -48,6 +48,8 @@ func main() {
 		benchspec.Main() // a fork, or the guard of a batch
 	case os.Getenv(envChild) != "":
 		os.Exit(child(os.Getenv(envChild)))
+	case os.Getenv(envLoopSpread) != "":
+		os.Exit(loopSpreadMain(os.Getenv(envLoopSpread)))
 	case len(os.Args) > 1:
 		benchspec.Main() // run, list, validate, plan: the suite's commands
 	}

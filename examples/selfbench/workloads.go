@@ -41,6 +41,10 @@ var workloads = []workload{
 		test: func(b *testing.B) {
 			for b.Loop() {
 			}
+		},
+		testN: func(b *testing.B) {
+			for range b.N {
+			}
 		}},
 	{name: "sqrt.Sunk",
 		bench: func(b *benchspec.B) {
