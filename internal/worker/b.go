@@ -43,18 +43,34 @@ func (fn Func) bind() Bind {
 // B is the state of one thread of a fork and the engine of the user's
 // benchspec.B, which holds a B and documents the contract of each method
 // (its forwarding methods inline to these). A B is used by one goroutine.
+//
+// Loop's fast path touches loop alone, at offset 0 of a B whose size is
+// two cache lines (cacheLine below): the allocator gives an object of that
+// size class an address that is a multiple of its size, so loop sits at
+// the start of its own cache line in every process, with nothing else on
+// the line for another thread (or the slow path's bookkeeping) to write.
+// A 48-byte B landed at any multiple of 48 bytes instead, the counter's
+// offset within its line and its neighbours differing between processes.
 type B struct {
 	loop struct {
 		// Loop stays on the fast path while i < n. i counts every
 		// invocation of the fork; n is where the current chunk ends.
 		n, i uint64
 	}
+	_ [cacheLine - 16]byte
+
 	r      *runner
 	thread int
 
 	params  map[string]string
 	metrics map[string]float64
+	_       [cacheLine - 32]byte
 }
+
+// cacheLine is the cache line size B's layout assumes: 64 bytes on amd64
+// and on the usual arm64 cores. Where lines are larger the counter still
+// has the line to itself up to its first 64 bytes.
+const cacheLine = 64
 
 // Loop is benchspec.B.Loop, whose doc is the contract.
 func (b *B) Loop() bool {
