@@ -36,6 +36,25 @@ func bind(fn func(*B)) worker.Bind {
 // invocations is used up, about a hundred times per iteration.
 func (b *B) Loop() bool { return b.w.Loop() }
 
+// Invocations is Loop with the counter in a register: `for range
+// b.Invocations() { ... }` runs the body exactly as `for b.Loop() { ... }`
+// does, every warmup and measurement iteration, with the same setup,
+// timer and teardown rules, but compiles to the code of testing.B's
+// `for range b.N` loop — a register counted down — where `for b.Loop()`
+// loads, increments and stores a counter in B on every call. That store
+// and load form a chain from one invocation to the next whose cost the
+// processor decides (store-to-load forwarding, or memory renaming where
+// it predicts the pair): about one cycle in most processes, more in some.
+// For a body of a few nanoseconds or less, where a cycle is a large part
+// of the score, prefer Invocations; for longer bodies the two measure the
+// same.
+//
+// A body larger than the compiler inlines into the loop (a few hundred
+// statements' worth) is called as a closure on each invocation instead;
+// b.ResetTimer inside the loop fails the run (reset before it, or use
+// StopTimer/StartTimer).
+func (b *B) Invocations() func(yield func() bool) { return b.w.Invocations() }
+
 // StopTimer stops timing. Work done while the timer is stopped counts
 // neither towards the score nor towards the iteration's time (so an
 // iteration lasts longer in wall time). Calling it twice is harmless.

@@ -3,7 +3,8 @@
 # processes, beside testing.B's `for b.Loop()` and `for range b.N`.
 #
 # Runs the empty loop and sqrt.Sunk in PROCESSES (default 10) fresh
-# benchspec forks and as many fresh testing.B processes of each form,
+# benchspec forks of each loop form (`for b.Loop()`, `for range
+# b.Invocations()`) and as many fresh testing.B processes of each form,
 # alternating, and prints every process's mean with min, median, max,
 # max/min and max against the median of `for range b.N` (whose counter
 # stays in a register). Targets (issue: a loop whose cost does not depend

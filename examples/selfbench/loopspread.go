@@ -16,11 +16,13 @@ import (
 // envLoopSpread, set to a number of processes (scripts/loop-spread.sh
 // sets 10), makes the binary measure only the loop's spread across
 // processes: the empty loop and sqrt.Sunk, each in that many fresh
-// benchspec forks and as many fresh testing.B processes of its `for
+// benchspec forks of its `for b.Loop()` and its `for range
+// b.Invocations()` form and as many fresh testing.B processes of its `for
 // b.Loop()` and its `for range b.N` form, alternating, and print every
-// process's mean side by side. A loop whose cost depends on the process
-// shows as a wide max/min on its rows while `for range b.N`, whose counter
-// stays in a register, stays narrow.
+// process's mean side by side, with benchspec's per-fork baseline. A
+// loop whose cost depends on the process shows as a wide max/min on its
+// rows while `for range b.N`, whose counter stays in a register, stays
+// narrow.
 const envLoopSpread = "SELFBENCH_LOOP_SPREAD"
 
 // spreadWorkloads are the bodies whose spread is measured, with the
@@ -30,6 +32,9 @@ var spreadWorkloads = []struct {
 	name   string
 	maxMin float64
 }{{"empty", 1.10}, {"sqrt.Sunk", 1.15}}
+
+// invocationsSuffix names a workload's `for range b.Invocations()` form.
+const invocationsSuffix = ".invocations"
 
 // spreadRow is one way of running a workload, with the mean of every
 // process (ns/op) in the order they ran.
@@ -77,14 +82,23 @@ func loopSpreadMain(arg string) int {
 // measurement time, one of each per round, the first rotating.
 func (h *harness) loopSpread(name string, n int) ([]spreadRow, error) {
 	r := h.run(name + ":avgt")
-	var forks []protocol.ForkResult
+	// The same run of the body's Invocations form.
+	ri := r
+	ri.Benchmark = name + invocationsSuffix
+	ri.Key = ri.Benchmark + ":avgt"
+	var forks, iforks []protocol.ForkResult
 	var tb, tbN []float64
 	err := alternate(n,
 		h.forkInto(r, &forks),
+		h.forkInto(ri, &iforks),
 		h.testingInto(name, false, measurementTime(r), &tb),
 		h.testingInto(name, true, measurementTime(r), &tbN))
 	if err != nil {
 		return nil, err
+	}
+	iscores := make([]float64, len(iforks))
+	for i, f := range iforks {
+		iscores[i] = h.forkScore(ri, f)
 	}
 	scores := make([]float64, len(forks))
 	var base []float64
@@ -96,13 +110,14 @@ func (h *harness) loopSpread(name string, n int) ([]spreadRow, error) {
 	}
 	rows := []spreadRow{
 		{name, "benchspec `for b.Loop()`: fork means", scores},
+		{name, "benchspec `for range b.Invocations()`: fork means", iscores},
 		{name, "testing.B `for b.Loop()`", tb},
 		{name, "testing.B `for range b.N`", tbN},
 	}
 	if len(base) > 0 {
 		rows = append(rows, spreadRow{name, "benchspec's per-fork baseline (the empty loop before the benchmark, median)", base})
 	}
-	h.log("  %s: benchspec %.4g, testing.B %.4g, b.N loop %.4g ns/op", name, scores, tb, tbN)
+	h.log("  %s: benchspec %.4g, Invocations %.4g, testing.B %.4g, b.N loop %.4g ns/op", name, scores, iscores, tb, tbN)
 	return rows, nil
 }
 
@@ -131,7 +146,7 @@ func writeSpread(w io.Writer, rows []spreadRow) {
 	fmt.Fprintln(w)
 	for _, sw := range spreadWorkloads {
 		for _, r := range rows {
-			if r.workload != sw.name || !strings.HasPrefix(r.loop, "benchspec `for b.Loop()`") {
+			if r.workload != sw.name || !strings.HasSuffix(r.loop, "fork means") {
 				continue
 			}
 			lo, hi := slices.Min(r.means), slices.Max(r.means)

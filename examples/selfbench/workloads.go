@@ -68,6 +68,21 @@ var workloads = []workload{
 				x++
 			}
 		}},
+	// The two bodies above in `for range b.Invocations()`, benchspec's loop
+	// with its counter in a register (the loop-spread rows).
+	{name: "empty" + invocationsSuffix,
+		bench: func(b *benchspec.B) {
+			for range b.Invocations() {
+			}
+		}},
+	{name: "sqrt.Sunk" + invocationsSuffix,
+		bench: func(b *benchspec.B) {
+			x := 0.0
+			for range b.Invocations() {
+				benchspec.Sink(math.Sqrt(x))
+				x++
+			}
+		}},
 	// The same square root kept alive three ways: runtime.KeepAlive in
 	// benchspec's loop, and nothing at all in testing.B's loop, whose
 	// compiler transformation keeps call results alive by itself.

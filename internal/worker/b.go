@@ -81,6 +81,30 @@ func (b *B) Loop() bool {
 	return b.loopSlow()
 }
 
+// Invocations is benchspec.B.Invocations, whose doc is the contract.
+//
+// It runs each chunk the slow path sizes as a countdown in a local
+// variable, which stays in a register once the compiler has inlined this
+// function, the returned one and the loop body into the caller: the code
+// of `for range b.N`, with no store or load of B per invocation. The
+// chunk's invocations are counted in B before the chunk runs (the slow
+// path reads the clock only when it is used up), and taken back from
+// where the body broke out of the loop.
+func (b *B) Invocations() func(yield func() bool) {
+	return func(yield func() bool) {
+		for b.chunkSlow() {
+			k := b.loop.n - b.loop.i
+			b.loop.i = b.loop.n
+			for ; k > 0; k-- {
+				if !yield() {
+					b.loop.i -= k - 1
+					return
+				}
+			}
+		}
+	}
+}
+
 // StopTimer is benchspec.B.StopTimer, whose doc is the contract.
 func (b *B) StopTimer() {
 	if r := b.r; r != nil && r.timerOn {
@@ -102,6 +126,9 @@ func (b *B) ResetTimer() {
 	r := b.r
 	if r == nil || !r.inIteration {
 		return
+	}
+	if r.chunked {
+		b.Fatalf("b.ResetTimer inside `for range b.Invocations()`: its invocations are counted a chunk at a time, so a reset in the middle of one cannot be counted; reset before the loop, use b.StopTimer/b.StartTimer around the untimed work, or write the loop as `for b.Loop()`")
 	}
 	r.acc = 0
 	r.tstart = r.clock.Now()

@@ -33,6 +33,7 @@ type runner struct {
 	iter   int // 1-based index of the current iteration within its phase
 
 	started, done, inIteration bool
+	chunked                    bool // the body loops with Invocations, not Loop
 
 	setup, teardown []func() // Level.Iteration hooks, outside the timed window
 
@@ -106,6 +107,19 @@ func (b *B) loopSlow() bool {
 		r.nextChunk(b, timed, p)
 		return b.take()
 	}
+}
+
+// chunkSlow is loopSlow for Invocations: it reports whether another
+// chunk runs, with n - i invocations in it, the current call included.
+func (b *B) chunkSlow() bool {
+	if r := b.r; r != nil {
+		r.chunked = true
+	}
+	if !b.loopSlow() {
+		return false
+	}
+	b.loop.i-- // loopSlow counted this call; Invocations counts the chunk whole
+	return true
 }
 
 // take counts the current call as an invocation and returns true.

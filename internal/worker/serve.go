@@ -111,7 +111,7 @@ func runBody(run func(), b *B, g *group) {
 	run()
 	returned = true
 	if !b.r.done {
-		g.abort(errors.New("the benchmark function returned before b.Loop() reported false; its body must be `for b.Loop() { ... }`"))
+		g.abort(errors.New("the benchmark function returned before b.Loop() reported false; its body must be `for b.Loop() { ... }` or `for range b.Invocations() { ... }`, run to its end (no break or return out of the loop)"))
 	}
 }
 

@@ -3,6 +3,7 @@ package worker
 import (
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -223,11 +224,15 @@ func TestBaselineMeasuresTheEmptyLoop(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("baseline has %d iterations, want 3", len(got))
 	}
+	// The empty loop is a compare and an increment: well under 100 ns on
+	// anything, and never free. An iteration is 1 ms, so one preempted on
+	// a busy machine can average far more: the fastest decides.
 	for _, v := range got {
-		// The empty loop is a compare and an increment: well under 100 ns
-		// on anything, and never free.
-		if !(v > 0 && v < 100) {
-			t.Errorf("baseline %v ns/op, want a small positive cost", v)
+		if !(v > 0) {
+			t.Errorf("baseline %v ns/op, want a positive cost", v)
 		}
+	}
+	if fastest := slices.Min(got); !(fastest < 100) {
+		t.Errorf("baseline %v ns/op at the fastest of %d iterations, want a small cost", fastest, len(got))
 	}
 }
