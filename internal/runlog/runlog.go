@@ -140,6 +140,9 @@ func (l *Log) Iteration(r *plan.Run, fork int, it *protocol.Iteration) {
 // ForkEnd writes a fork's failure with the tail of its output.
 func (l *Log) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 	l.est.End(r, f.Wall)
+	if b := f.Timer.BaselineNs; len(b) > 0 && !f.Failed() {
+		l.printf("# Empty loop in this fork: %s ns per call (median of %d; the baseline DEAD_CODE compares with)\n", format.Score(report.Float(medianOf(b))), len(b))
+	}
 	if f.Failed() {
 		l.printf("<failure: %s>\n", f.Err)
 		if tail := strings.TrimRight(f.StderrTail, "\n"); tail != "" {
@@ -165,6 +168,9 @@ func (l *Log) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 		l.printf("Result %q:\n  %s\n\n", r.Benchmark, run.Outcome())
 	} else {
 		l.printf("Result %q:\n%s\n", r.Benchmark, summary(run.Primary, r.Mode.Samples()))
+	}
+	if line := baselines(forks); line != "" {
+		l.printf("%s\n", format.Wrap(line, "    ", l.width))
 	}
 	for _, d := range run.Diagnostics {
 		l.printf("%s\n", format.Wrap("  "+d.Severity+" "+d.Code+": "+format.OneLine(d.Message), "    ", l.width))
@@ -285,4 +291,35 @@ func indent(s, prefix string) string {
 func clock(d time.Duration) string {
 	s := int64(d.Round(time.Second) / time.Second)
 	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// baselines is the line under a result that shows the empty loop each
+// measured fork timed before its benchmark (the median of its baseline
+// iterations): what one loop iteration cost in that process. A spread
+// between forks here is the loop's or the machine's, not the body's.
+// Empty with fewer than two such forks.
+func baselines(forks []protocol.ForkResult) string {
+	var meds []float64
+	for _, f := range forks {
+		if !f.Warmup && !f.Failed() && len(f.Timer.BaselineNs) > 0 {
+			meds = append(meds, medianOf(f.Timer.BaselineNs))
+		}
+	}
+	if len(meds) < 2 {
+		return ""
+	}
+	each := make([]string, len(meds))
+	for i, m := range meds {
+		each[i] = format.Score(report.Float(m))
+	}
+	return fmt.Sprintf("  empty loop per fork: %s ns per call (max/min %.2f)", strings.Join(each, ", "), slices.Max(meds)/slices.Min(meds))
+}
+
+func medianOf(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
 }

@@ -90,3 +90,48 @@ func TestRunLogEdgeScoresGolden(t *testing.T) {
 	}
 	reporttest.Golden(t, "edges.golden", out.String())
 }
+
+// Each fork's empty-loop baseline shows in the log, and under the result
+// the baselines of all measured forks side by side with their spread: a
+// loop whose cost depends on the process shows there.
+func TestRunLogShowsEachForksBaseline(t *testing.T) {
+	p, forks, _ := reporttest.Fixture()
+	var mine []protocol.ForkResult
+	for _, f := range forks {
+		if f.Run == 0 {
+			mine = append(mine, f)
+		}
+	}
+	base := [][]float64{{0.9, 0.3, 0.31}, {0.30, 0.29, 0.31, 0.28}, {0.66, 0.7, 0.64}}
+	for i := range mine {
+		mine[i].Timer.BaselineNs = base[i%len(base)]
+	}
+	var out strings.Builder
+	l := New(&out, p)
+	for i := range mine {
+		l.ForkEnd(&p.Runs[0], &mine[i])
+	}
+	l.RunEnd(&p.Runs[0], mine)
+	got := out.String()
+	for _, want := range []string{
+		"# Empty loop in this fork: 0.310 ns per call (median of 3; the baseline DEAD_CODE compares with)",
+		"# Empty loop in this fork: 0.295 ns per call (median of 4;",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the log lacks %q:\n%s", want, got)
+		}
+	}
+	// The warmup fork (the fixture's first) is not a measured fork.
+	var measured []string
+	for i, f := range mine {
+		if !f.Warmup {
+			measured = append(measured, []string{"0.310", "0.295", "0.660"}[i%len(base)])
+		}
+	}
+	if len(measured) < 2 {
+		t.Fatalf("fixture: %d measured forks, want 2 or more", len(measured))
+	}
+	if want := "  empty loop per fork: " + strings.Join(measured, ", ") + " ns per call (max/min "; !strings.Contains(got, want) {
+		t.Errorf("the result lacks %q:\n%s", want, got)
+	}
+}
