@@ -9,7 +9,9 @@
 // invocations is used up it drops into the slow path, which reads the
 // clock, ends or continues the iteration, reports finished iterations and
 // sizes the next chunk. All clock reads and bookkeeping live in the slow
-// path, outside the user's code.
+// path, outside the user's code. `for range b.Invocations()` runs the
+// same chunks as a countdown in a register (Invocations), for bodies so
+// short that Loop's counter in memory is a large part of their cost.
 package worker
 
 import (
