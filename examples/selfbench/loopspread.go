@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/plan"
 )
 
 // envLoopSpread, set to a number of processes (scripts/loop-spread.sh
@@ -35,6 +36,13 @@ var spreadWorkloads = []struct {
 
 // invocationsSuffix names a workload's `for range b.Invocations()` form.
 const invocationsSuffix = ".invocations"
+
+// invocationsRun is r for the body's `for range b.Invocations()` form.
+func invocationsRun(r plan.Run) plan.Run {
+	r.Benchmark += invocationsSuffix
+	r.Key = r.Benchmark + ":" + r.Mode.String()
+	return r
+}
 
 // spreadRow is one way of running a workload, with the mean of every
 // process (ns/op) in the order they ran.
@@ -82,10 +90,7 @@ func loopSpreadMain(arg string) int {
 // measurement time, one of each per round, the first rotating.
 func (h *harness) loopSpread(name string, n int) ([]spreadRow, error) {
 	r := h.run(name + ":avgt")
-	// The same run of the body's Invocations form.
-	ri := r
-	ri.Benchmark = name + invocationsSuffix
-	ri.Key = ri.Benchmark + ":avgt"
+	ri := invocationsRun(r)
 	var forks, iforks []protocol.ForkResult
 	var tb, tbN []float64
 	err := alternate(n,
