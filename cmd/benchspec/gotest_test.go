@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -166,6 +167,40 @@ func TestRunPrintingBenchmarkCannotForgeResults(t *testing.T) {
 				t.Errorf("fork %d %s %d: %d invocations, score %v: a printed line was counted", f.Fork, it.Phase, it.Index, it.Invocations, it.Score)
 			}
 		}
+	}
+}
+
+// Each iteration is one run of the benchmark at its b.N, and nothing runs
+// after the job: the test binary's own benchmark pass (testing.M.Run runs
+// what -test.bench selects after the tests) finds the driver's flags
+// reset, so a fork does not pay, nor run the benchmark's side effects
+// for, one more hidden iteration.
+func TestRunEachIterationRunsTheBenchmarkOnce(t *testing.T) {
+	t.Setenv("BENCHSPEC_CACHE", t.TempDir())
+	calls := filepath.Join(t.TempDir(), "calls")
+	_, rep, _ := runSubbench(t, `    include: '^BenchmarkCalls$'
+    modes: [ss]
+    warmup:      {iterations: 1, batch_size: 3}
+    measurement: {iterations: 2, batch_size: 3}
+    env: {SUBBENCH_CALLS: '`+calls+`'}
+`)
+	if len(rep.Runs) != 1 || rep.Runs[0].Status != report.StatusOK {
+		t.Fatalf("runs %+v, want Calls ok", rep.Runs)
+	}
+	data, err := os.ReadFile(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batches := 0
+	for _, n := range strings.Fields(string(data)) {
+		if n == "3" {
+			batches++
+		}
+	}
+	// testing calls the function with b.N = 1 first, then with the
+	// batch: one b.N = 3 call per warmup and measurement iteration.
+	if batches != 3 {
+		t.Errorf("the benchmark ran %d times with b.N = 3, want 3 (1 warmup + 2 measurement iterations); b.N of every call: %q", batches, data)
 	}
 }
 

@@ -109,6 +109,16 @@ func benchspecDriverRun(t *bsTesting.T, funcs map[string]func(*bsTesting.B)) {
 	}
 	stdout := bsOS.Stdout
 	defer func() { bsOS.Stdout = stdout }()
+	// testing.M.Run runs the benchmarks -test.bench selects after the
+	// tests: the flags the driver sets per iteration go back to what the
+	// command line said (nothing), or the selected benchmark would run
+	// once more, to stdout, after the job is done.
+	for _, name := range []string{"test.bench", "test.benchtime"} {
+		if f := bsFlag.Lookup(name); f != nil {
+			old := f.Value.String()
+			defer bsFlag.Set(name, old)
+		}
+	}
 	say := func(fields ...string) {
 		line := "\x16"
 		for i, f := range fields {
