@@ -17,7 +17,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/benchspec/benchspec/internal/testdriver"
 )
+
+// driverVersion is the driver the binaries get (testdriver.Version): a
+// binary an older benchspec built with another driver is not reused.
+var driverVersion = testdriver.Version()
 
 // maxFingerprintFiles bounds the module walk: a module larger than this
 // is rebuilt (by the go command, whose own cache makes that cheap)
@@ -25,7 +31,8 @@ import (
 const maxFingerprintFiles = 20000
 
 // fingerprint identifies a build of pkg (run in dir) without running the
-// go command: the go binary (path, size, modification time), the
+// go command: benchspec's driver (driverVersion), the go binary (path,
+// size, modification time), the
 // environment that steers the go command (GO*, CGO_*, CC, CXX, PKG_CONFIG),
 // the package argument, the directory, and every file of the module the
 // package is resolved in (path, size, modification time, and the content
@@ -37,7 +44,7 @@ func fingerprint(goBin, dir, pkg string) string {
 		return ""
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "benchspec testbin v1\x00%s\x00", pkg)
+	fmt.Fprintf(h, "benchspec testbin v1\x00%s\x00%s\x00", driverVersion, pkg)
 	gopath, err := exec.LookPath(goBin)
 	if err != nil {
 		return ""

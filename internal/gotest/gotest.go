@@ -20,9 +20,10 @@
 // (<import path>-<hash>.test), and an identical one already there is
 // kept instead. A later batch of an unchanged package does not even run
 // the go command: a fingerprint of everything the build reads that can
-// change without the go command's help (the go binary, the GO* and CGO_*
-// environment, the package argument and directory, and every file of the
-// module it is resolved in; see fingerprint) finds the binary and its
+// change without the go command's help (benchspec's driver, the go
+// binary, the GO* and CGO_* environment, the package argument and
+// directory, and every file of the module it is resolved in; see
+// fingerprint) finds the binary and its
 // listing in the cache's index. The standard library and the module
 // cache are keyed by the go binary and go.sum. Workspaces (go.work) and
 // go.mod replace directives that point at directories are outside the
