@@ -102,7 +102,11 @@ func (d *document) load(data []byte) bool {
 		d.errorNode(root, "empty spec: expected a mapping with version, name and benchmarks")
 		return false
 	}
-	d.duplicateKeys(root)
+	nodes, pairs := d.duplicateKeys(root)
+	// A map that grows to tens of thousands of pointers rehashes over
+	// and over: size them for what the file holds (aliases may add more).
+	d.nodes = make(map[string]*yaml.Node, min(nodes, maxValues))
+	d.keys = make(map[string]*yaml.Node, min(pairs, maxValues))
 	v, ok := d.convert(root, "", 0)
 	d.value = v
 	return ok
@@ -166,16 +170,18 @@ func (d *document) syntaxError(data []byte, err error) {
 // duplicateKeys reports every key that repeats an earlier key of the same
 // mapping, at the repeated key. It walks the file's own nodes without
 // following aliases, so each mapping is checked once however often it is
-// referenced.
-func (d *document) duplicateKeys(root *yaml.Node) {
+// referenced, and returns how many nodes and mapping pairs it saw.
+func (d *document) duplicateKeys(root *yaml.Node) (nodes, pairs int) {
 	stack := []*yaml.Node{root}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		stack = append(stack, n.Content...)
+		nodes++
 		if n.Kind != yaml.MappingNode {
 			continue
 		}
+		pairs += len(n.Content) / 2
 		seen := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := deref(n.Content[i])
@@ -189,6 +195,7 @@ func (d *document) duplicateKeys(root *yaml.Node) {
 			seen[k.Value] = n.Content[i]
 		}
 	}
+	return nodes, pairs
 }
 
 // convert turns n into a plain value stored under ptr. It reports false
