@@ -159,3 +159,12 @@ func TestSelectItems(t *testing.T) {
 		t.Errorf("selectItems(4,9): err = %v, want one naming item 9", err)
 	}
 }
+
+func TestSizeNames(t *testing.T) {
+	if got := strings.Join(sizeNames([]int{1000, 10000, 100000}), " "); got != "10³ 10⁴ 10⁵" {
+		t.Errorf("sizeNames = %q", got)
+	}
+	if got := thousands(100000); got != "100 000" {
+		t.Errorf("thousands(100000) = %q", got)
+	}
+}
