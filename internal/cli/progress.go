@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/benchspec/benchspec/executor"
@@ -163,34 +163,37 @@ func (l *lines) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 		l.name, status, f.Wall.Round(10*time.Millisecond), hms(l.left(now)))
 }
 
-// bar is the live progress bar of a terminal. A ticker redraws it twice
-// a second so that the ETA falls while a fork runs.
+// bar is the live progress bar of a terminal, redrawn in place:
+//
+//	45% [██████████▊             ] (9/20) ETA 00:00:41  sqrt.Sunk:avgt fork 2 of 3
+//
+// A ticker redraws it twice a second so that the ETA falls while a fork
+// runs. It is drawn here rather than with a progress-bar library: every
+// suite binary is also every fork, and the libraries link net/http, whose
+// initialisation would cost every fork several milliseconds.
 type bar struct {
 	w     io.Writer
-	bar   *progressbar.ProgressBar
 	start time.Time
 	stop  chan struct{}
 	wg    sync.WaitGroup
 
-	mu sync.Mutex // guards progress: the executor and the ticker share it
+	mu sync.Mutex // guards progress and desc: the executor and the ticker share them
 	progress
+	desc string // the text after the bar
 }
+
+// barWidth is the bar's width in characters.
+const barWidth = 24
 
 func newBar(w io.Writer, p *plan.Plan) *bar {
 	b := &bar{w: w, start: time.Now(), stop: make(chan struct{}), progress: progress{eta: runlog.NewETA(p)}}
 	for i := range p.Runs {
 		b.all += p.Runs[i].ForkCount()
 	}
-	b.bar = progressbar.NewOptions(max(b.all, 1),
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(false), // ours is better: it knows the plan
-		progressbar.OptionSetElapsedTime(false),
-		progressbar.OptionShowDescriptionAtLineEnd(),
-		progressbar.OptionSetRenderBlankState(true),
-		progressbar.OptionSetDescription(b.describe(time.Now())),
-	)
+	b.mu.Lock()
+	b.desc = b.describe(time.Now())
+	b.draw()
+	b.mu.Unlock()
 	b.wg.Add(1)
 	go b.tick()
 	return b
@@ -206,9 +209,9 @@ func (b *bar) tick() {
 			return
 		case now := <-t.C:
 			b.mu.Lock()
-			d := b.describe(now)
+			b.desc = b.describe(now)
+			b.draw()
 			b.mu.Unlock()
-			b.bar.Describe(d)
 		}
 	}
 }
@@ -222,34 +225,48 @@ func (b *bar) describe(now time.Time) string {
 	return d
 }
 
+// draw redraws the bar's line; the caller holds mu.
+func (b *bar) draw() {
+	fmt.Fprintf(b.w, "\r%s\x1b[K", barLine(b.done, b.all, b.desc))
+}
+
+// barLine is the bar's text: percentage, bar (eighths of a block at its
+// end), count, description.
+func barLine(done, all int, desc string) string {
+	all = max(all, 1)
+	done = min(max(done, 0), all)
+	eighths := barWidth * 8 * done / all
+	bar := strings.Repeat("█", eighths/8)
+	if r := eighths % 8; r > 0 {
+		bar += string(rune('█' + 8 - r)) // ▏ … ▉: U+258F down to U+2589
+	}
+	bar += strings.Repeat(" ", barWidth-utf8.RuneCountInString(bar))
+	return fmt.Sprintf("%3d%% [%s] (%d/%d) %s", 100*done/all, bar, done, all, desc)
+}
+
 func (b *bar) RunStart(*plan.Run)                              {}
 func (b *bar) Iteration(*plan.Run, int, *protocol.Iteration)   {}
 func (b *bar) RunEnd(r *plan.Run, forks []protocol.ForkResult) {}
 
 func (b *bar) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.forkStart(r, fork, total, warmup, done, all, time.Now())
-	d := b.describe(time.Now())
-	b.mu.Unlock()
-	if all != b.bar.GetMax() {
-		b.bar.ChangeMax(max(all, 1))
-	}
-	b.bar.Describe(d)
+	b.desc = b.describe(time.Now())
+	b.draw()
 }
 
 func (b *bar) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	name := b.name
 	b.forkEnd(r, f)
 	b.name = ""
-	d := b.describe(time.Now())
-	b.mu.Unlock()
+	b.desc = b.describe(time.Now())
 	if f.Failed() {
-		b.bar.Clear()
-		fmt.Fprintf(b.w, "%s FAILED: %s\n", name, firstLine(f.Err))
+		fmt.Fprintf(b.w, "\r\x1b[K%s FAILED: %s\n", name, firstLine(f.Err))
 	}
-	b.bar.Describe(d)
-	b.bar.Add(1)
+	b.draw()
 }
 
 // close stops the ticker and leaves the bar's last state on its line.
@@ -257,9 +274,9 @@ func (b *bar) close() {
 	close(b.stop)
 	b.wg.Wait()
 	b.mu.Lock()
-	d := fmt.Sprintf("%d of %d forks in %s", b.done, b.all, time.Since(b.start).Round(100*time.Millisecond))
-	b.mu.Unlock()
-	b.bar.Describe(d)
+	defer b.mu.Unlock()
+	b.desc = fmt.Sprintf("%d of %d forks in %s", b.done, b.all, time.Since(b.start).Round(100*time.Millisecond))
+	b.draw()
 	fmt.Fprintln(b.w)
 }
 
