@@ -17,8 +17,12 @@ import (
 	"github.com/benchspec/benchspec/spec"
 )
 
-// forkTarget is item 4's bar for one minimal fork.
-const forkTarget = 10 * time.Millisecond
+// Item 4's bar for one minimal fork, and item 5's for a batch's wall time
+// over its configured iteration time.
+const (
+	forkTarget       = 10 * time.Millisecond
+	efficiencyTarget = 1.04
+)
 
 // forkClock records, in the parent, when each fork started (wall clock,
 // so that it compares with the fork's own timestamps).
@@ -177,10 +181,15 @@ func (d *driver) efficiency() error {
 		}
 	}
 	q := float64(wall) / float64(configured)
+	perFork, outside := (inForks-configured)/time.Duration(forks), wall-inForks
 	d.res.add(row{id: "5", measure: fmt.Sprintf("wall-time efficiency: %d runs × %d forks × (2 warmup + 3 measurement) × 100 ms, through `run`", len(p.Runs), forks/len(p.Runs)),
 		benchspec: fmt.Sprintf("%.2f s wall", wall.Seconds()), reference: fmt.Sprintf("%.2f s configured", configured.Seconds()),
-		figure: "ratio " + ratio(q), target: "≤ 1.15", verdict: verdict(q <= 1.15)})
-	d.res.add(row{id: "5", measure: "… per fork beyond its iterations; the parent outside forks",
-		benchspec: fmt.Sprintf("%s per fork; %s", ms((inForks-configured)/time.Duration(forks)), ms(wall-inForks))})
+		figure: "ratio " + ratio(q), target: fmt.Sprintf("≤ %.2f", efficiencyTarget), verdict: verdict(q <= efficiencyTarget)})
+	d.res.add(row{id: "5", measure: "… per fork beyond its iterations; the parent outside forks (start-up, plan, report, journal)",
+		benchspec: fmt.Sprintf("%s per fork; %s", ms(perFork), ms(outside))})
+	if q > efficiencyTarget {
+		d.res.note("Wall-time efficiency: %.2f s for %.2f s of iterations (ratio %s, over %.2f): each fork took %s beyond its configured iterations (process start, calibration, iterations overshooting their time, exit), %s in all; the parent spent %s outside forks.",
+			wall.Seconds(), configured.Seconds(), ratio(q), efficiencyTarget, ms(perFork), ms(perFork*time.Duration(forks)), ms(outside))
+	}
 	return nil
 }
