@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -88,6 +89,9 @@ type partsResult struct {
 	OverheadNs, RefOverheadNs     float64
 	ResolutionNs, RefResolutionNs float64
 	BaselineNs, RefBaselineNs     float64 // medians
+	// BaselineSpread is the fork baseline's own error: (max − min) over
+	// the median of its iterations.
+	BaselineSpread float64
 }
 
 // BaselineTimeNs is the empty-loop baseline's share of CalibrateFork.
@@ -120,5 +124,6 @@ func measureParts(startNs string) (*partsResult, error) {
 		OverheadNs:      cal.OverheadNs, RefOverheadNs: ref.OverheadNs,
 		ResolutionNs: cal.ResolutionNs, RefResolutionNs: ref.ResolutionNs,
 		BaselineNs: median(cal.BaselineNs), RefBaselineNs: median(refBase),
+		BaselineSpread: (slices.Max(cal.BaselineNs) - slices.Min(cal.BaselineNs)) / median(cal.BaselineNs),
 	}, nil
 }

@@ -101,8 +101,9 @@ func (d *driver) forkCost() error {
 // calibration and baseline cost in accuracy: each against a long one in
 // the same process, over the processes of parts.
 func (d *driver) calibrationError(parts []partsResult) {
-	var ovh, res, base []float64
+	var ovh, res, base, own []float64
 	for _, p := range parts {
+		own = append(own, p.BaselineSpread)
 		ovh = append(ovh, p.OverheadNs/p.RefOverheadNs-1)
 		res = append(res, p.ResolutionNs/p.RefResolutionNs-1)
 		base = append(base, p.BaselineNs/p.RefBaselineNs-1)
@@ -118,7 +119,8 @@ func (d *driver) calibrationError(parts []partsResult) {
 	d.res.add(row{id: "4", measure: fmt.Sprintf("… error of the fork's clock calibration (%d rounds of %d reads) against %d rounds of %d reads, same process, %d processes", worker.CalibrationRounds, worker.CalibrationReads, refRounds, refReads, n),
 		benchspec: "overhead " + spread(ovh), reference: "resolution " + spread(res)})
 	d.res.add(row{id: "4", measure: fmt.Sprintf("… error of the fork's empty-loop baseline (median of %d × %s) against %d × %s, same process, %d processes", worker.BaselineIterations, worker.BaselineTime, refBaselineIters, refBaselineTime, n),
-		benchspec: spread(base), reference: fmt.Sprintf("reference baseline %s – %s across processes", ns(slices.Min(refs(parts))), ns(slices.Max(refs(parts))))})
+		benchspec: spread(base), reference: fmt.Sprintf("reference baseline %s – %s across processes; the fork baseline's own spread, (max − min) / median of its iterations: median %s, worst %s",
+			ns(slices.Min(refs(parts))), ns(slices.Max(refs(parts))), pct(median(own)), pct(slices.Max(own)))})
 }
 
 func refs(parts []partsResult) []float64 {
