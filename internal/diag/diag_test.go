@@ -230,7 +230,7 @@ func TestEvidenceAndRemedy(t *testing.T) {
 		{NotSteady, avgt(def, trending(1, 10, 100, 0.05, 0.01)), SeverityWarning, "warmup",
 			[]string{"slope", "slope_rel", "p_value", "s", "z"}},
 		{ForksDisagree, avgt(def, noisy(1, 10, 100, 0.01), noisy(2, 10, 130, 0.01)), SeverityWarning, "more forks",
-			[]string{"f", "p_value", "variance_ratio", "spread", "mean_fork_1", "mean_fork_2"}},
+			[]string{"f", "p_value", "variance_ratio", "spread", "mean_fork_1", "mean_fork_2", "within_stdev", "between_stdev", "between_share", "forks"}},
 		{Multimodal, avgt(def, bimodal(40)), SeverityWarning, "distribution",
 			[]string{"mvalue", "modes", "mode_1", "mode_2"}},
 		{HighVariance, avgt(def, noisy(1, 10, 100, 0.3)), SeverityWarning, "iterations longer",
@@ -364,6 +364,22 @@ func TestMannKendall(t *testing.T) {
 	}
 	if got := mannKendall([][]float64{{1, 3, 5, 7}}).slope; got != 2 {
 		t.Errorf("Sen's slope %v, want 2", got)
+	}
+}
+
+// FORKS_DISAGREE reports the between-fork share it measured, the same
+// number as the model's, in its evidence and its message.
+func TestForksDisagreeShare(t *testing.T) {
+	in := avgt(spec.DiagSettings{}, noisy(1, 10, 100, 0.01), noisy(2, 10, 130, 0.01), noisy(3, 10, 100, 0.01))
+	ds := Check(in)
+	i := slices.IndexFunc(ds, func(d Diagnostic) bool { return d.Code == ForksDisagree })
+	if i < 0 {
+		t.Fatalf("no %s among %v", ForksDisagree, codes(ds))
+	}
+	want := forkstat.Of(in.Scores).BetweenShare()
+	got := ds[i].Evidence["between_share"]
+	if !(want > 0.9) || math.Abs(got-want) > 1e-12 || !strings.Contains(ds[i].Message, pct(want)+" of the variance lies between forks") {
+		t.Errorf("between_share %v, want the model's %v (above 0.9); message: %s", got, want, ds[i].Message)
 	}
 }
 
