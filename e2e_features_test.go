@@ -198,13 +198,14 @@ func TestPrecisionAddsForksUntilABound(t *testing.T) {
 	// A target no benchmark meets on a 2-core machine (±0.0001 %): the
 	// fork bound must end it, after more forks than planned.
 	spec := writeSpec(t, quick+`  - include: '^e2e\.work$'
-    precision: {error: 0.0001%, max_forks: 4, max_time: 10m}
+    precision: {error: 0.0001%, max_forks: 4, max_time: 10m, max_iterations: 7}
   - include: '^e2e\.empty$'
     forks: 2
     precision: {error: 90%}
 `)
 	r := suite(t, "plan", spec)
-	if r.Code != 0 || !strings.Contains(r.Stdout, "2..4 until ±0.0001% or 10m0s") || !strings.Contains(r.Stdout, "2..20 until ±90% or 10m0s") {
+	if r.Code != 0 || !strings.Contains(r.Stdout, "2..4 until ±0.0001% or 10m0s") || !strings.Contains(r.Stdout, "2..20 until ±90% or 10m0s") ||
+		!strings.Contains(r.Stdout, "3..7 × 20ms") || !strings.Contains(r.Stdout, "3..30 × 20ms") {
 		t.Fatalf("plan: exit %d, want the precision bounds in the forks column:\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	out := filepath.Join(t.TempDir(), "r.json")
@@ -223,6 +224,21 @@ func TestPrecisionAddsForksUntilABound(t *testing.T) {
 	if p := work.Precision; p.Reason != report.StopMaxForks || p.Forks != 4 || len(work.Forks) != 4 || len(work.Primary.RawData) != 4 ||
 		p.WallNs <= 0 || !(float64(p.Error) > 0.000001) || work.Primary.Variance.TargetError != 0.000001 {
 		t.Errorf("e2e.work: precision %+v, %d forks; want stopped at max_forks after 4 real forks, its cost and the error it reached", *p, len(work.Forks))
+	}
+	// Added forks run the run's 3 measurement iterations or more, up to
+	// max_iterations, as the variance components ask; the record says
+	// how many each ran, and the raw data has them all.
+	if p := work.Precision; len(p.ForkIterations) == 4 {
+		for i, n := range p.ForkIterations {
+			if n < 3 || n > 7 || (i < 2 && n != 3) || len(work.Primary.RawData[i]) != n {
+				t.Errorf("e2e.work: fork %d ran %d measurement iterations (%d values); want 3 for the planned forks, 3..7 for added ones", i+1, n, len(work.Primary.RawData[i]))
+			}
+		}
+		if !(p.ForkCostNs > 0) || !(p.IterationCostNs >= 2e7) {
+			t.Errorf("e2e.work: fork cost %v ns, iteration cost %v ns; want both measured, an iteration at least its 20 ms", p.ForkCostNs, p.IterationCostNs)
+		}
+	} else {
+		t.Errorf("e2e.work: iterations per fork %v, want 4", p.ForkIterations)
 	}
 	// ±90 % is met by the 2 planned forks of an empty loop, or else by a
 	// few more; either way the record says precise with the error under it.

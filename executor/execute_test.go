@@ -212,12 +212,12 @@ func TestExecuteGrowsRunsWithAPrecision(t *testing.T) {
 	p.Runs[1].Key = "empty#2"
 	p.Runs[0].Settings.Precision = spec.Precision{Error: 0.01, MaxForks: 4, MaxTime: time.Hour}
 	var asked []int
-	grow := func(r *plan.Run, forks []protocol.ForkResult) bool {
+	grow := func(r *plan.Run, forks []protocol.ForkResult) executor.Growth {
 		if r.Index != 0 {
 			t.Errorf("Grow asked about run %d, which has no precision", r.Index)
 		}
 		asked = append(asked, len(forks))
-		return true // never precise: the bound must stop it
+		return executor.Growth{More: true} // never precise: the bound must stop it
 	}
 	forks, err := executor.Execute(context.Background(), p, executor.Options{Grow: grow})
 	if err != nil {
@@ -241,14 +241,56 @@ func TestExecuteGrowsRunsWithAPrecision(t *testing.T) {
 
 	// Precise after the third fork: it stops there.
 	asked = nil
-	forks, err = executor.Execute(context.Background(), p, executor.Options{Grow: func(r *plan.Run, fs []protocol.ForkResult) bool {
+	forks, err = executor.Execute(context.Background(), p, executor.Options{Grow: func(r *plan.Run, fs []protocol.ForkResult) executor.Growth {
 		asked = append(asked, len(fs))
-		return len(fs) < 3
+		return executor.Growth{More: len(fs) < 3}
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := len(forks); n != 3+2 || !cmp.Equal(asked, []int{2, 3}) {
 		t.Errorf("%d forks, asked at %v; want 3 + 2 forks, asked at 2 and 3", n, asked)
+	}
+}
+
+// Added forks run the measurement iterations Grow asks for, within the
+// precision's IterationBound, and never fewer than the run's; the
+// journal's check accepts them (a resumed batch keeps them), and refuses
+// more iterations than the bound.
+func TestExecuteGrowsIterations(t *testing.T) {
+	p := testPlan(2, "empty")
+	p.Runs[0].Settings.Precision = spec.Precision{Error: 0.01, MaxForks: 5, MaxTime: time.Hour, MaxIterations: 5}
+	want := []int{1, 4, 9} // asked for the third, fourth and fifth fork
+	i := 0
+	forks, err := executor.Execute(context.Background(), p, executor.Options{Grow: func(r *plan.Run, fs []protocol.ForkResult) executor.Growth {
+		n := want[i]
+		i++
+		return executor.Growth{More: true, Iterations: n}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, f := range forks {
+		m := 0
+		for _, it := range f.Iterations {
+			if it.Phase == protocol.PhaseMeasurement {
+				m++
+			}
+		}
+		got = append(got, m)
+		if err := executor.CheckFork(&p.Runs[0], &f); err != nil {
+			t.Errorf("journal check of fork %d: %v", f.Fork, err)
+		}
+	}
+	// 2 planned forks of 2; then 1 → the run's 2, 4, and 9 → the bound 5.
+	if diff := cmp.Diff([]int{2, 2, 2, 4, 5}, got); diff != "" {
+		t.Errorf("measurement iterations per fork (-want +got):\n%s", diff)
+	}
+	long := forks[4]
+	long.Iterations = append(long.Iterations, long.Iterations[len(long.Iterations)-1])
+	long.Iterations[len(long.Iterations)-1].Index++
+	if err := executor.CheckFork(&p.Runs[0], &long); err == nil {
+		t.Errorf("journal check of a fork with 6 measurement iterations, beyond max_iterations 5: no error")
 	}
 }

@@ -119,11 +119,22 @@ type Options struct {
 	Order Order
 	// Grow is asked, after the planned forks of a run whose settings set
 	// a precision (spec.Precision) and after every fork added since,
-	// whether the run needs one more fork: it gets the run's forks so far
-	// in fork order, warmup forks included. Execute stops adding forks on
-	// its own at the precision's MaxForks, and before a fork that would
-	// take the run's forks past its MaxTime. Nil adds no forks.
-	Grow func(r *plan.Run, forks []protocol.ForkResult) bool
+	// whether the run needs one more fork, and how long: it gets the
+	// run's forks so far in fork order, warmup forks included. Execute
+	// stops adding forks on its own at the precision's MaxForks, and
+	// before a fork that would take the run's forks past its MaxTime.
+	// Nil adds no forks.
+	Grow func(r *plan.Run, forks []protocol.ForkResult) Growth
+}
+
+// Growth is Options.Grow's answer: whether a run with a precision takes
+// one more fork, its measurement iterations (0: the run's; within the
+// precision's IterationBound), and its expected wall time (0: unknown,
+// the average of the run's forks so far stands in).
+type Growth struct {
+	More       bool
+	Iterations int
+	Estimate   time.Duration
 }
 
 // Execute runs every fork of p, one after the other in the order
@@ -210,6 +221,9 @@ type execution struct {
 	count   int                            // forks finished, including done ones
 	results []protocol.ForkResult
 	runs    []runState // by run index
+	// iterations are the measurement iterations of forks that a
+	// precision added with more than their run's.
+	iterations map[forkID]int
 }
 
 // runState is how far one run of the plan is.
@@ -239,7 +253,11 @@ func (x *execution) fork(r *plan.Run, f int) (stop bool, err error) {
 		}
 		warm := f <= r.Settings.WarmupForks
 		x.obs.ForkStart(r, f, max(n, f), warm, x.count, x.all)
-		fr = x.start(&protocol.Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir})
+		a := &protocol.Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir}
+		if n := x.iterations[forkID{r.Index, f}]; n > 0 {
+			a.Run.Settings.Measurement.Iterations = n
+		}
+		fr = x.start(a)
 		x.obs.ForkEnd(r, &fr)
 		if fr.Failed() && x.ctx.Err() != nil {
 			return true, nil
@@ -257,9 +275,17 @@ func (x *execution) fork(r *plan.Run, f int) (stop bool, err error) {
 		st.failed = true
 		x.all -= max(n-f, 0) // the forks the run skips leave the count
 	}
-	if !st.failed && f >= n && x.grows(r, st.forks) {
-		x.all++
-		return x.fork(r, f+1)
+	if !st.failed && f >= n {
+		if g := x.grows(r, st.forks); g.More {
+			if g.Iterations > r.Settings.Measurement.Iterations {
+				if x.iterations == nil {
+					x.iterations = map[forkID]int{}
+				}
+				x.iterations[forkID{r.Index, f + 1}] = g.Iterations
+			}
+			x.all++
+			return x.fork(r, f+1)
+		}
 	}
 	if st.started && (st.failed || f >= n) {
 		x.obs.RunEnd(r, st.forks)
@@ -267,12 +293,14 @@ func (x *execution) fork(r *plan.Run, f int) (stop bool, err error) {
 	return st.failed && x.opts.FailFast, nil
 }
 
-// grows reports whether a run with a precision takes one more fork: its
-// bounds allow it and opts.Grow asks for it.
-func (x *execution) grows(r *plan.Run, forks []protocol.ForkResult) bool {
+// grows asks opts.Grow whether a run with a precision takes one more
+// fork, and how long, within its bounds: the precision's MaxForks, its
+// IterationBound, and its MaxTime, which the next fork must not pass at
+// its expected length.
+func (x *execution) grows(r *plan.Run, forks []protocol.ForkResult) Growth {
 	pr := r.Settings.Precision
-	if x.opts.Grow == nil || !pr.Set() || r.Settings.Forks == 0 {
-		return false
+	if x.opts.Grow == nil || !pr.Set() || r.Settings.Forks == 0 || len(forks) == 0 {
+		return Growth{}
 	}
 	measured, wall := 0, time.Duration(0)
 	for _, f := range forks {
@@ -282,13 +310,21 @@ func (x *execution) grows(r *plan.Run, forks []protocol.ForkResult) bool {
 		wall += f.Wall
 	}
 	if measured >= pr.ForkBound(r.Settings.Forks) {
-		return false
+		return Growth{}
 	}
-	// Stop before a fork, as long as the average one, would pass MaxTime.
-	if wall+wall/time.Duration(len(forks)) > pr.TimeBound() {
-		return false
+	g := x.opts.Grow(r, forks)
+	if !g.More {
+		return Growth{}
 	}
-	return x.opts.Grow(r, forks)
+	g.Iterations = min(max(g.Iterations, r.Settings.Measurement.Iterations), pr.IterationBound(r.Settings.Measurement.Iterations))
+	next := g.Estimate
+	if next <= 0 {
+		next = wall / time.Duration(len(forks))
+	}
+	if wall+next > pr.TimeBound() {
+		return Growth{}
+	}
+	return g
 }
 
 // maxForkCount is the most forks a run may take: its planned ones, or

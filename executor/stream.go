@@ -166,7 +166,7 @@ func CheckFork(r *plan.Run, f *protocol.ForkResult) error {
 	if f.Run != r.Index {
 		return fmt.Errorf("fork of run %d recorded for run %d (%s)", f.Run, r.Index, r.Key)
 	}
-	if n := r.ForkCount(); f.Fork < 1 || f.Fork > n {
+	if n := maxForkCount(r); f.Fork < 1 || f.Fork > n {
 		return fmt.Errorf("fork %d of %s, which has %d fork(s)", f.Fork, r.Key, n)
 	}
 	if warm := f.Fork <= r.Settings.WarmupForks; f.Warmup != warm {
@@ -178,7 +178,23 @@ func CheckFork(r *plan.Run, f *protocol.ForkResult) error {
 		}
 		return nil
 	}
-	s := newStream(r)
+	// A fork that a precision added may run more measurement iterations
+	// than its run, up to the precision's bound.
+	rr := r
+	if pr := r.Settings.Precision; pr.Set() && f.Fork > r.ForkCount() {
+		m := 0
+		for i := range f.Iterations {
+			if f.Iterations[i].Phase == protocol.PhaseMeasurement {
+				m++
+			}
+		}
+		if planned := r.Settings.Measurement.Iterations; m > planned && m <= pr.IterationBound(planned) {
+			grown := *r
+			grown.Settings.Measurement.Iterations = m
+			rr = &grown
+		}
+	}
+	s := newStream(rr)
 	for i := range f.Iterations {
 		if err := s.iteration(&f.Iterations[i]); err != nil {
 			return fmt.Errorf("fork %d of %s: %w", f.Fork, r.Key, err)

@@ -10,6 +10,9 @@ import (
 // 99.9 % error of its score (which counts forks) is within Error of the
 // score, or a bound is hit: MaxForks measured forks, or MaxTime of wall
 // time for all the run's forks. Forks is then the number it starts with.
+// Where the variance components say longer forks pay more than more
+// forks (Kalibera and Jones's optimal allocation), the added forks also
+// run more measurement iterations, up to MaxIterations each.
 // The zero Precision sets no target: the run takes its Forks.
 type Precision struct {
 	// Error is the target as a fraction of the score: 0.01 for ±1 %.
@@ -18,8 +21,11 @@ type Precision struct {
 	// Forks is the run's Forks.
 	MaxForks int `json:"max_forks"`
 	// MaxTime bounds the wall time of all the run's forks: no fork is
-	// started that would, at the average fork's length, pass it.
+	// started that would, at its expected length (its fork and iteration costs as measured so far), pass it.
 	MaxTime time.Duration `json:"max_time"`
+	// MaxIterations bounds the measurement iterations of an added fork;
+	// 0 is DefaultPrecisionIterationFactor times the run's.
+	MaxIterations int `json:"max_iterations,omitempty"`
 }
 
 // MarshalJSON writes p with its time as a Go duration string.
@@ -34,6 +40,22 @@ const (
 	DefaultPrecisionMaxForks = 20
 	DefaultPrecisionMaxTime  = 10 * time.Minute
 )
+
+// DefaultPrecisionIterationFactor bounds an added fork's measurement
+// iterations when max_iterations is left out: ten times the run's, so
+// that no fork runs more than about ten times as long as planned.
+const DefaultPrecisionIterationFactor = 10
+
+// IterationBound is the most measurement iterations an added fork of a
+// run with iterations of its own may take: MaxIterations, or
+// DefaultPrecisionIterationFactor × iterations when 0; at least
+// iterations.
+func (p Precision) IterationBound(iterations int) int {
+	if p.MaxIterations == 0 {
+		return max(DefaultPrecisionIterationFactor*iterations, iterations)
+	}
+	return max(p.MaxIterations, iterations)
+}
 
 // Set reports whether p sets a precision target.
 func (p Precision) Set() bool { return p.Error > 0 }
@@ -66,6 +88,9 @@ func applyPrecision(p *Precision, m map[string]any) {
 	}
 	if v, ok := m["max_time"]; ok {
 		p.MaxTime = mustDuration(v)
+	}
+	if v, ok := m["max_iterations"]; ok {
+		p.MaxIterations = toInt(v)
 	}
 }
 

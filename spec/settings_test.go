@@ -51,6 +51,7 @@ var nonDefault = map[string]string{
 	"diagnostics.high_variance_outlier_shift": "0.5",
 	"precision.error":                         "2%",
 	"precision.max_forks":                     "7",
+	"precision.max_iterations":                "12",
 	"precision.max_time":                      "3m",
 }
 

@@ -320,8 +320,15 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		if s.WarmupForks > 0 {
 			forks = fmt.Sprintf("%d+%s", s.WarmupForks, forks)
 		}
+		meas := phaseString(s.Measurement, r.Mode)
+		if pr := s.Precision; pr.Set() && s.Forks > 0 {
+			// Added forks may run up to the iteration bound.
+			grown := s.Measurement
+			grown.Iterations = pr.IterationBound(s.Measurement.Iterations)
+			meas = fmt.Sprintf("%d..%s", s.Measurement.Iterations, phaseString(grown, r.Mode))
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s", r.Index+1, r.Benchmark, strings.Join(ps, " "), r.Mode, forks,
-			phaseString(s.Warmup, r.Mode), phaseString(s.Measurement, r.Mode), r.Estimate.Round(time.Millisecond))
+			phaseString(s.Warmup, r.Mode), meas, r.Estimate.Round(time.Millisecond))
 		if parts != nil {
 			fmt.Fprintf(tw, "\t%d/%d", parts[r.Index], spread)
 		}
@@ -444,8 +451,9 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		Record:     jr.record(),
 		Guard:      true,
 		Warn:       func(msg string) { e.Errorf("%s", msg) },
-		Grow: func(r *plan.Run, forks []protocol.ForkResult) bool {
-			return !report.Precise(r, forks)
+		Grow: func(r *plan.Run, forks []protocol.ForkResult) executor.Growth {
+			g := report.NextFork(r, forks)
+			return executor.Growth{More: g.More, Iterations: g.Iterations, Estimate: g.Estimate}
 		},
 	})
 	finish()

@@ -12,6 +12,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -172,6 +173,9 @@ func (l *Log) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 	if line := baselines(forks); line != "" {
 		l.printf("%s\n", format.Wrap(line, "    ", l.width))
 	}
+	if line := precisionLine(run.Precision); line != "" {
+		l.printf("%s\n\n", format.Wrap("  "+line, "    ", l.width))
+	}
 	for _, d := range run.Diagnostics {
 		l.printf("%s\n", format.Wrap("  "+d.Severity+" "+d.Code+": "+format.OneLine(d.Message), "    ", l.width))
 	}
@@ -240,6 +244,33 @@ func varianceLine(m *report.Metric) string {
 		line += fmt.Sprintf("; ±%g%% would take %d forks", 100*float64(v.TargetError), *v.ForksNeeded)
 	case v.Forks >= 2 && m.Score.Valid():
 		line += fmt.Sprintf("; ±%g%% would take more than %d forks", 100*float64(v.TargetError), forkstat.MaxForks)
+	}
+	return line
+}
+
+// precisionLine says why a run with a precision target stopped adding
+// forks, what it reached and what it cost; "" for a run without one.
+func precisionLine(p *report.Precision) string {
+	if p == nil {
+		return ""
+	}
+	why := map[string]string{
+		report.StopPrecise:  "precise",
+		report.StopMaxForks: "stopped at max_forks",
+		report.StopMaxTime:  "stopped at max_time",
+	}[p.Reason]
+	reached := "no error yet"
+	if p.Error.Valid() {
+		reached = fmt.Sprintf("±%.3g%%", 100*float64(p.Error))
+	}
+	iters := make([]string, len(p.ForkIterations))
+	for i, n := range p.ForkIterations {
+		iters[i] = strconv.Itoa(n)
+	}
+	line := fmt.Sprintf("Precision: %s: %s for a target of ±%g%% after %d forks (measurement iterations %s) in %s",
+		why, reached, 100*float64(p.TargetError), p.Forks, strings.Join(iters, ","), format.Duration(time.Duration(p.WallNs)))
+	if p.OptimalIterations.Valid() {
+		line += fmt.Sprintf("; the optimal allocation is %.3g iterations per fork", float64(p.OptimalIterations))
 	}
 	return line
 }

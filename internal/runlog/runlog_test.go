@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/reporttest"
+	"github.com/benchspec/benchspec/report"
 )
 
 // replay drives an observer through the fixture as the executor would.
@@ -133,5 +134,19 @@ func TestRunLogShowsEachForksBaseline(t *testing.T) {
 	}
 	if want := "  empty loop per fork: " + strings.Join(measured, ", ") + " ns per call (max/min "; !strings.Contains(got, want) {
 		t.Errorf("the result lacks %q:\n%s", want, got)
+	}
+}
+
+// The run log says why a run with a precision target stopped, what it
+// reached and what it cost, with the iterations of each fork.
+func TestPrecisionLine(t *testing.T) {
+	p := &report.Precision{Reason: report.StopMaxForks, TargetError: 0.01, Error: 0.0321, Forks: 5, WallNs: int64(12 * time.Second),
+		ForkIterations: []int{3, 3, 3, 6, 12}, ForkCostNs: 4e8, IterationCostNs: 1e8, OptimalIterations: 14.2}
+	want := "Precision: stopped at max_forks: ±3.21% for a target of ±1% after 5 forks (measurement iterations 3,3,3,6,12) in 12 s; the optimal allocation is 14.2 iterations per fork"
+	if got := precisionLine(p); got != want {
+		t.Errorf("precision line:\n got %s\nwant %s", got, want)
+	}
+	if got := precisionLine(nil); got != "" {
+		t.Errorf("no precision: %q, want nothing", got)
 	}
 }
