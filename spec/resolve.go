@@ -40,9 +40,10 @@ func (d *document) entry(i int, m map[string]any, defaults Settings, defaultsPos
 		IncludePos: d.pos(ptr + "/include"),
 		Params:     map[string][]string{},
 		ParamPos:   map[string]Pos{},
-		SettingPos: maps.Clone(defaultsPos),
+		SettingPos: make(map[string]Pos, len(defaultsPos)+2*len(m)),
 		Settings:   defaults.Clone(),
 	}
+	maps.Copy(e.SettingPos, defaultsPos)
 	if ex, ok := m["exclude"].(string); ok {
 		e.Exclude, e.ExcludePos = ex, d.pos(ptr+"/exclude")
 	}

@@ -245,7 +245,7 @@ func (d *document) convert(n *yaml.Node, ptr string, depth int) (any, bool) {
 		}
 		return list, true
 	case yaml.MappingNode:
-		m := map[string]any{}
+		m := make(map[string]any, len(n.Content)/2)
 		return m, d.members(m, n, ptr, depth)
 	default:
 		return d.scalar(n, ptr), true
