@@ -20,8 +20,7 @@ import (
 type document struct {
 	path  string
 	value any
-	nodes map[string]*yaml.Node // pointer → the value's node (at the place of use for aliases)
-	keys  map[string]*yaml.Node // pointer → the key node of a mapping member
+	root  *yaml.Node // the document's top node; positions are looked up from it (node)
 	// bad holds pointers whose value could not be represented and was
 	// replaced; schema errors at or below them would be noise.
 	bad    map[string]bool
@@ -40,8 +39,6 @@ type document struct {
 func newDocument(path string) *document {
 	return &document{
 		path:   path,
-		nodes:  map[string]*yaml.Node{},
-		keys:   map[string]*yaml.Node{},
 		bad:    map[string]bool{},
 		errPtr: map[string]bool{},
 	}
@@ -94,7 +91,7 @@ func (d *document) errorPtr(ptr string, format string, args ...any) {
 
 // errorKey records an error at the key of the mapping member ptr names.
 func (d *document) errorKey(ptr string, format string, args ...any) {
-	if k := d.keys[ptr]; k != nil {
+	if _, k := d.node(ptr); k != nil {
 		d.errPtr[ptr] = true
 		d.errorNode(k, format, args...)
 		return
@@ -106,7 +103,7 @@ func (d *document) errorKey(ptr string, format string, args ...any) {
 // ancestor that has one.
 func (d *document) pos(ptr string) Pos {
 	for {
-		if n := d.nodes[ptr]; n != nil && n.Line > 0 {
+		if n, _ := d.node(ptr); n != nil && n.Line > 0 {
 			return Pos{File: d.path, Line: n.Line, Col: max(n.Column, 1)}
 		}
 		if ptr == "" {
@@ -114,6 +111,102 @@ func (d *document) pos(ptr string) Pos {
 		}
 		ptr = ptr[:strings.LastIndexByte(ptr, '/')]
 	}
+}
+
+// node returns the node of the value ptr names and, for a member of a
+// mapping, its key node, as convert reads the file: through aliases
+// (the value's node is the alias, at its place of use), with a mapping's
+// own keys before those it merges with <<, the first of equal keys
+// winning. It returns nils where the file has no such value.
+func (d *document) node(ptr string) (val, key *yaml.Node) {
+	return nodeAt(d.root, ptr)
+}
+
+// nodeAt is node for a pointer relative to the value n.
+func nodeAt(n *yaml.Node, ptr string) (val, key *yaml.Node) {
+	if n == nil || ptr == "" {
+		return n, nil
+	}
+	rest := ptr[1:]
+	for {
+		tok, more, found := strings.Cut(rest, "/")
+		rest = more
+		n = deref(n)
+		if n == nil {
+			return nil, nil
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			key, n = memberNode(n, unescapeToken(tok), 0)
+		case yaml.SequenceNode:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.Content) || !isIndex(tok) {
+				return nil, nil
+			}
+			key, n = nil, n.Content[i]
+		default:
+			return nil, nil
+		}
+		if n == nil {
+			return nil, nil
+		}
+		if !found {
+			return n, key
+		}
+	}
+}
+
+// posUnder is pos(base+rel) for the value at base whose node is
+// baseNode: it looks rel up from there rather than from the root.
+func (d *document) posUnder(baseNode *yaml.Node, base, rel string) Pos {
+	if n, _ := nodeAt(baseNode, rel); n != nil && n.Line > 0 {
+		return Pos{File: d.path, Line: n.Line, Col: max(n.Column, 1)}
+	}
+	return d.pos(base + rel)
+}
+
+// isKey reports whether ptr names a member of a mapping (rather than an
+// item of a list).
+func (d *document) isKey(ptr string) bool {
+	_, k := d.node(ptr)
+	return k != nil
+}
+
+// memberNode finds the member name of mapping m: its own keys first, then
+// those of the mappings it merges with <<, in order, as members converts
+// them.
+func memberNode(m *yaml.Node, name string, depth int) (key, val *yaml.Node) {
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := deref(m.Content[i])
+		if k == nil || k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if k.ShortTag() == "!!merge" {
+			merges = append(merges, m.Content[i+1])
+			continue
+		}
+		if k.Value == name {
+			return m.Content[i], m.Content[i+1]
+		}
+	}
+	if depth >= maxDepth {
+		return nil, nil
+	}
+	for _, vn := range merges {
+		srcs := []*yaml.Node{deref(vn)}
+		if srcs[0] != nil && srcs[0].Kind == yaml.SequenceNode {
+			srcs = srcs[0].Content
+		}
+		for _, src := range srcs {
+			if src = deref(src); src != nil && src.Kind == yaml.MappingNode {
+				if k, v := memberNode(src, name, depth+1); v != nil {
+					return k, v
+				}
+			}
+		}
+	}
+	return nil, nil
 }
 
 // display names the value at ptr the way a user would write it:
@@ -128,7 +221,7 @@ func (d *document) display(ptr string) string {
 		cur += "/" + tok
 		name := unescapeToken(tok)
 		switch {
-		case d.keys[cur] == nil && isIndex(name):
+		case !d.isKey(cur) && isIndex(name):
 			b.WriteString("[" + name + "]")
 		case plainKey().MatchString(name):
 			if b.Len() > 0 {

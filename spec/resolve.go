@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // build turns a validated document into a Spec. It relies on validation:
@@ -21,7 +23,8 @@ func (d *document) build(data []byte) *Spec {
 	defaultsPos := map[string]Pos{}
 	if m, ok := root["defaults"].(map[string]any); ok {
 		apply(&s.Defaults, m)
-		d.settingPos(defaultsPos, "/defaults", m)
+		node, _ := d.node("/defaults")
+		d.settingPos(defaultsPos, node, "/defaults", m)
 	}
 	list := root["benchmarks"].([]any)
 	s.Entries = make([]Entry, 0, len(list)) // an Entry is large: no regrowing
@@ -33,11 +36,12 @@ func (d *document) build(data []byte) *Spec {
 
 func (d *document) entry(i int, m map[string]any, defaults Settings, defaultsPos map[string]Pos) Entry {
 	ptr := "/benchmarks/" + strconv.Itoa(i)
+	node, _ := d.node(ptr)
 	e := Entry{
 		Index:      i,
 		Pos:        d.pos(ptr),
 		Include:    m["include"].(string),
-		IncludePos: d.pos(ptr + "/include"),
+		IncludePos: d.posUnder(node, ptr, "/include"),
 		Params:     map[string][]string{},
 		ParamPos:   map[string]Pos{},
 		SettingPos: make(map[string]Pos, len(defaultsPos)+2*len(m)),
@@ -45,12 +49,12 @@ func (d *document) entry(i int, m map[string]any, defaults Settings, defaultsPos
 	}
 	maps.Copy(e.SettingPos, defaultsPos)
 	if ex, ok := m["exclude"].(string); ok {
-		e.Exclude, e.ExcludePos = ex, d.pos(ptr+"/exclude")
+		e.Exclude, e.ExcludePos = ex, d.posUnder(node, ptr, "/exclude")
 	}
 	if pkg, ok := m["package"].(string); ok {
-		e.Package, e.PackagePos = pkg, d.pos(ptr+"/package")
+		e.Package, e.PackagePos = pkg, d.posUnder(node, ptr, "/package")
 	}
-	d.settingPos(e.SettingPos, ptr, m)
+	d.settingPos(e.SettingPos, node, ptr, m)
 	params, _ := m["params"].(map[string]any)
 	for name, v := range params {
 		list, ok := v.([]any)
@@ -60,9 +64,9 @@ func (d *document) entry(i int, m map[string]any, defaults Settings, defaultsPos
 		for _, x := range list {
 			e.Params[name] = append(e.Params[name], paramString(x))
 		}
-		p := ptr + "/params/" + escapeToken(name)
-		e.ParamPos[name] = d.pos(p)
-		if k := d.keys[p]; k != nil {
+		rel := "/params/" + escapeToken(name)
+		e.ParamPos[name] = d.posUnder(node, ptr, rel)
+		if _, k := nodeAt(node, rel); k != nil {
 			e.ParamPos[name] = Pos{File: d.path, Line: k.Line, Col: k.Column}
 		}
 	}
@@ -72,16 +76,16 @@ func (d *document) entry(i int, m map[string]any, defaults Settings, defaultsPos
 
 // settingPos records in pos where the settings keys of m (at ptr) are,
 // phases key by key ("warmup.time").
-func (d *document) settingPos(pos map[string]Pos, ptr string, m map[string]any) {
+func (d *document) settingPos(pos map[string]Pos, node *yaml.Node, ptr string, m map[string]any) {
 	for k, v := range m {
 		switch k {
 		case "include", "exclude", "params", "package":
 			continue
 		}
-		pos[k] = d.pos(ptr + "/" + escapeToken(k))
+		pos[k] = d.posUnder(node, ptr, "/"+escapeToken(k))
 		if sub, ok := v.(map[string]any); ok && (k == "warmup" || k == "measurement") {
 			for sk := range sub {
-				pos[k+"."+sk] = d.pos(ptr + "/" + k + "/" + escapeToken(sk))
+				pos[k+"."+sk] = d.posUnder(node, ptr, "/"+k+"/"+escapeToken(sk))
 			}
 		}
 	}

@@ -102,12 +102,9 @@ func (d *document) load(data []byte) bool {
 		d.errorNode(root, "empty spec: expected a mapping with version, name and benchmarks")
 		return false
 	}
-	nodes, pairs := d.duplicateKeys(root)
-	// A map that grows to tens of thousands of pointers rehashes over
-	// and over: size them for what the file holds (aliases may add more).
-	d.nodes = make(map[string]*yaml.Node, min(nodes, maxValues))
-	d.keys = make(map[string]*yaml.Node, min(pairs, maxValues))
-	v, ok := d.convert(root, "", 0)
+	d.duplicateKeys(root)
+	d.root = root
+	v, ok := d.convert(root, nil, 0)
 	d.value = v
 	return ok
 }
@@ -170,18 +167,16 @@ func (d *document) syntaxError(data []byte, err error) {
 // duplicateKeys reports every key that repeats an earlier key of the same
 // mapping, at the repeated key. It walks the file's own nodes without
 // following aliases, so each mapping is checked once however often it is
-// referenced, and returns how many nodes and mapping pairs it saw.
-func (d *document) duplicateKeys(root *yaml.Node) (nodes, pairs int) {
+// referenced.
+func (d *document) duplicateKeys(root *yaml.Node) {
 	stack := []*yaml.Node{root}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		stack = append(stack, n.Content...)
-		nodes++
 		if n.Kind != yaml.MappingNode {
 			continue
 		}
-		pairs += len(n.Content) / 2
 		seen := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := deref(n.Content[i])
@@ -195,12 +190,33 @@ func (d *document) duplicateKeys(root *yaml.Node) (nodes, pairs int) {
 			seen[k.Value] = n.Content[i]
 		}
 	}
-	return nodes, pairs
+}
+
+// path is a JSON pointer built only when needed (an error): convert
+// visits every value of the file, most of which never need theirs. nil is
+// the root.
+type path struct {
+	parent *path
+	key    string // a mapping member's key, when index is -1
+	index  int    // a list item's index
+}
+
+func (p *path) String() string {
+	if p == nil {
+		return ""
+	}
+	tok := p.key
+	if p.index >= 0 {
+		tok = strconv.Itoa(p.index)
+	} else {
+		tok = escapeToken(tok)
+	}
+	return p.parent.String() + "/" + tok
 }
 
 // convert turns n into a plain value stored under ptr. It reports false
 // when a limit was exceeded; the value is then incomplete.
-func (d *document) convert(n *yaml.Node, ptr string, depth int) (any, bool) {
+func (d *document) convert(n *yaml.Node, ptr *path, depth int) (any, bool) {
 	d.count++
 	if d.count > maxValues {
 		at := n
@@ -214,14 +230,11 @@ func (d *document) convert(n *yaml.Node, ptr string, depth int) (any, bool) {
 		d.errorNode(n, "nesting deeper than %d levels", maxDepth)
 		return nil, false
 	}
-	if _, ok := d.nodes[ptr]; !ok {
-		d.nodes[ptr] = n
-	}
 	switch n.Kind {
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			d.errorNode(n, "alias *%s refers to no anchor", n.Value)
-			d.bad[ptr] = true
+			d.bad[ptr.String()] = true
 			return nil, true
 		}
 		if d.aliasSite == nil {
@@ -237,7 +250,7 @@ func (d *document) convert(n *yaml.Node, ptr string, depth int) (any, bool) {
 	case yaml.SequenceNode:
 		list := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			v, ok := d.convert(c, ptr+"/"+strconv.Itoa(i), depth+1)
+			v, ok := d.convert(c, &path{parent: ptr, index: i}, depth+1)
 			if !ok {
 				return nil, false
 			}
@@ -255,7 +268,7 @@ func (d *document) convert(n *yaml.Node, ptr string, depth int) (any, bool) {
 // members adds the pairs of mapping n to m. Keys written in n come first;
 // then the mappings merged with `<<` fill in the keys still missing, the
 // earlier merged mapping winning, as YAML's merge key specifies.
-func (d *document) members(m map[string]any, n *yaml.Node, ptr string, depth int) bool {
+func (d *document) members(m map[string]any, n *yaml.Node, ptr *path, depth int) bool {
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
@@ -271,10 +284,7 @@ func (d *document) members(m map[string]any, n *yaml.Node, ptr string, depth int
 		if _, dup := m[k.Value]; dup {
 			continue // reported by duplicateKeys, or overridden by a merge
 		}
-		p := ptr + "/" + escapeToken(k.Value)
-		if _, ok := d.keys[p]; !ok {
-			d.keys[p] = kn
-		}
+		p := &path{parent: ptr, key: k.Value, index: -1}
 		v, ok := d.convert(vn, p, depth+1)
 		if !ok {
 			return false
@@ -307,7 +317,7 @@ func (d *document) members(m map[string]any, n *yaml.Node, ptr string, depth int
 
 // scalar converts a scalar node using its resolved YAML 1.2 tag: a quoted
 // "3" is a string, yes/no/on/off are strings, 0x10 is the integer 16.
-func (d *document) scalar(n *yaml.Node, ptr string) any {
+func (d *document) scalar(n *yaml.Node, ptr *path) any {
 	tag := n.ShortTag()
 	switch tag {
 	case "!!null":
@@ -337,8 +347,8 @@ func (d *document) scalar(n *yaml.Node, ptr string) any {
 		var f float64
 		if err := n.Decode(&f); err == nil {
 			if math.IsNaN(f) || math.IsInf(f, 0) {
-				d.errorNode(n, "%s: %s is not a finite number", d.display(ptr), n.Value)
-				d.bad[ptr] = true
+				d.errorNode(n, "%s: %s is not a finite number", d.display(ptr.String()), n.Value)
+				d.bad[ptr.String()] = true
 				return nil
 			}
 			return f
@@ -346,12 +356,12 @@ func (d *document) scalar(n *yaml.Node, ptr string) any {
 	case "!!str", "!!timestamp", "!!binary":
 		return n.Value
 	default:
-		d.errorNode(n, "%s: unsupported YAML tag %s", d.display(ptr), n.Tag)
-		d.bad[ptr] = true
+		d.errorNode(n, "%s: unsupported YAML tag %s", d.display(ptr.String()), n.Tag)
+		d.bad[ptr.String()] = true
 		return nil
 	}
-	d.errorNode(n, "%s: %q is not a valid %s", d.display(ptr), n.Value, tag)
-	d.bad[ptr] = true
+	d.errorNode(n, "%s: %q is not a valid %s", d.display(ptr.String()), n.Value, tag)
+	d.bad[ptr.String()] = true
 	return nil
 }
 
