@@ -16,14 +16,18 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/testdriver"
 )
 
 // driverVersion is the driver the binaries get (testdriver.Version): a
-// binary an older benchspec built with another driver is not reused.
-var driverVersion = testdriver.Version()
+// binary an older benchspec built with another driver is not reused. It
+// is computed when first needed: generating and formatting the driver's
+// source takes about 2 ms, which every fork (a process of the same
+// binary) would pay at start-up for nothing.
+var driverVersion = sync.OnceValue(testdriver.Version)
 
 // maxFingerprintFiles bounds the module walk: a module larger than this
 // is rebuilt (by the go command, whose own cache makes that cheap)
@@ -44,7 +48,7 @@ func fingerprint(goBin, dir, pkg string) string {
 		return ""
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "benchspec testbin v1\x00%s\x00%s\x00", driverVersion, pkg)
+	fmt.Fprintf(h, "benchspec testbin v1\x00%s\x00%s\x00", driverVersion(), pkg)
 	gopath, err := exec.LookPath(goBin)
 	if err != nil {
 		return ""

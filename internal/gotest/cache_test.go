@@ -96,8 +96,8 @@ func TestFingerprintRefusesWhatItCannotSee(t *testing.T) {
 		t.Fatal("no fingerprint for a plain module")
 	}
 	// Another benchspec's driver: the cached binary has the old one.
-	defer func(v string) { driverVersion = v }(driverVersion)
-	driverVersion = "another driver"
+	defer func(v func() string) { driverVersion = v }(driverVersion)
+	driverVersion = func() string { return "another driver" }
 	if other := fingerprint("go", dir, "."); other == fp || other == "" {
 		t.Errorf("fingerprint %q with another driver, want a new one (was %q)", other, fp)
 	}
