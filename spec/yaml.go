@@ -16,7 +16,7 @@ import (
 )
 
 // MaxFileSize is the largest spec file read, in bytes: a spec of 10 000
-// entries is about 850 KiB.
+// entries is about 820 KiB.
 //
 // The YAML parser builds a node of about 500 bytes (with its tokens and
 // events) for every value before any limit below can apply, and a value
@@ -30,7 +30,7 @@ const MaxFileSize = 1 << 20
 
 // maxIndicators bounds the characters ", : - ? [ { *" of a spec file,
 // counted wherever they are (inside quoted strings too): a real spec
-// has one or two per value, a spec of 10 000 entries about 80 000.
+// has one or two per value, a spec of 10 000 entries about 76 000.
 const maxIndicators = 120000
 
 // indicatorsOver returns the offset at which data has more than limit of
