@@ -13,7 +13,7 @@
 # 2. A/A, hog: the same while `cpu-hog 1` (../shared/tools/cpu-hog, or
 #    $CPU_HOG) keeps one core busy for the whole phase.
 # 3. Planted: PAIRS pairs of planted.Spin (scripts/compare-planted.yaml,
-#    the same plan), the new side with SEEDS_SPIN_FACTOR=1.05 (5 % more
+#    the same iterations, 5 forks), the new side with SEEDS_SPIN_FACTOR=1.05 (5 % more
 #    work), compared at --threshold 2%. Each pair should be a REGRESSION.
 #
 # Targets: 0 regressions and 0 improvements in both A/A phases, and at
