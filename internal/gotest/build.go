@@ -32,14 +32,22 @@ type listed struct {
 	Name         string
 	TestGoFiles  []string
 	XTestGoFiles []string
+	Module       *struct {
+		Path string
+		Main bool   // the main module: the spec's
+		Dir  string // the directory of the module's files, in the module cache for a dependency
+	}
 }
 
-// list resolves pkg with go list, run in dir ("": the current one).
-func (b *Builder) list(ctx context.Context, dir, pkg string) (*listed, error) {
+// list resolves pkg with go list, run in dir ("": the current one), with
+// the extra flags (-modfile).
+func (b *Builder) list(ctx context.Context, dir, pkg string, flags ...string) (*listed, error) {
 	if strings.HasPrefix(pkg, "-") {
 		return nil, fmt.Errorf("invalid package %q", pkg)
 	}
-	out, err := b.goCmd(ctx, dir, "list", "-json=ImportPath,Dir,Name,TestGoFiles,XTestGoFiles", "--", pkg)
+	args := append([]string{"list"}, flags...)
+	args = append(args, "-json=ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,Module", "--", pkg)
+	out, err := b.goCmd(ctx, dir, args...)
 	if err != nil {
 		return nil, fmt.Errorf("package %q: %w", pkg, err)
 	}
@@ -179,14 +187,15 @@ var unsafeChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // temporary file in the cache and installs the result under its content
 // hash: Go builds are reproducible, so an unchanged package gets the
 // same file.
-func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overlayFile string) (string, error) {
+func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overlayFile string, mf *modFile) (string, error) {
 	tmp, err := os.MkdirTemp(cache, ".build-")
 	if err != nil {
 		return "", fmt.Errorf("test binary cache: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "pkg.test")
-	if _, err := b.goCmd(ctx, dir, "test", "-c", "-o", bin, "-overlay", overlayFile, pkg); err != nil {
+	args := append([]string{"test", "-c", "-o", bin, "-overlay", overlayFile}, mf.args()...)
+	if _, err := b.goCmd(ctx, dir, append(args, pkg)...); err != nil {
 		return "", fmt.Errorf("building the test binary of %s failed: %w", importPath, err)
 	}
 	sum, err := filehash.SHA256(bin)

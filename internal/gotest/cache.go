@@ -191,7 +191,7 @@ func readIndex(cache, fp string) *Package {
 	if json.Unmarshal(data, &p) != nil || p.Binary == "" || len(p.Benchmarks) == 0 {
 		return nil
 	}
-	if filepath.Dir(p.Binary) != filepath.Clean(cache) || !fileExists(p.Binary) {
+	if filepath.Dir(p.Binary) != filepath.Clean(cache) || !fileExists(p.Binary) || !fileExists(p.Dir) {
 		return nil
 	}
 	now := time.Now()
@@ -357,6 +357,7 @@ func (l Limits) Prune(cache string, keep ...string) ([]Entry, error) {
 		total -= e.Size
 		removed = append(removed, e)
 	}
+	pruneModules(cache, l.MaxAge)
 	if len(removed) > 0 {
 		pruneIndex(cache)
 	}
@@ -379,8 +380,8 @@ func pruneIndex(cache string) {
 	}
 }
 
-// Clear removes every test binary, listing, index entry and driver file
-// from the cache, and returns the binaries it removed.
+// Clear removes every test binary, listing, index entry, driver file and
+// module copy from the cache, and returns the binaries it removed.
 func Clear(cache string) ([]Entry, error) {
 	entries, err := Entries(cache)
 	if err != nil {
@@ -391,7 +392,7 @@ func Clear(cache string) ([]Entry, error) {
 			return entries[:i], err
 		}
 	}
-	for _, dir := range []string{"index", "overlay"} {
+	for _, dir := range []string{"index", "overlay", "modules"} {
 		if err := os.RemoveAll(filepath.Join(cache, dir)); err != nil {
 			return entries, err
 		}

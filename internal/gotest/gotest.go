@@ -30,6 +30,10 @@
 // fingerprint, so such packages are rebuilt every time, as is any
 // package when BENCHSPEC_CACHE_NO_INDEX is set.
 //
+// A package of a dependency (in the module cache, where the go command
+// refuses an -overlay) is built from a copy of its module in the cache,
+// through a -modfile: see outOfModuleCache.
+//
 // The cache is $BENCHSPEC_CACHE, or benchspec/testbin under the user's
 // cache directory. It is bounded (Limits): after a build, binaries unused
 // for longer than the age limit, then the least recently used beyond the
@@ -259,6 +263,11 @@ func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
+	l, mf, err := b.outOfModuleCache(ctx, cache, dir, arg, l)
+	if err != nil {
+		return nil, err
+	}
+	defer mf.close()
 	funcs, external, err := benchmarkFuncs(l)
 	if err != nil {
 		return nil, err
@@ -271,7 +280,7 @@ func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
 		return nil, fmt.Errorf("test binary cache: %w", err)
 	}
 	p := &Package{ImportPath: l.ImportPath, Dir: l.Dir, Benchmarks: funcs, External: external}
-	if p.Binary, err = b.build(ctx, cache, dir, arg, l.ImportPath, ov); err != nil {
+	if p.Binary, err = b.build(ctx, cache, dir, arg, l.ImportPath, ov, mf); err != nil {
 		return nil, err
 	}
 	writeIndex(cache, fp, p)

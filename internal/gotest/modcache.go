@@ -1,0 +1,198 @@
+package gotest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// A package of another module (a dependency, resolved in the module
+// cache) cannot get the driver as an -overlay: the go command refuses to
+// overlay files beneath GOMODCACHE. Such a package is built from a copy
+// of its module in the cache (modules/<path>-<hash of its module cache
+// directory>; a module cache directory never changes, so neither does
+// its copy), which the go command is pointed at by a temporary copy of
+// the spec's go.mod given as -modfile, with one replace directive more:
+// the user's go.mod and go.sum are never written, and the build list is
+// the same, since the copy has the same go.mod as the original.
+
+// modFile is the -modfile of a package build ("": none) and what removes
+// it after the build.
+type modFile struct {
+	path    string
+	cleanup func()
+}
+
+func (m *modFile) args() []string {
+	if m == nil || m.path == "" {
+		return nil
+	}
+	return []string{"-modfile=" + m.path}
+}
+
+func (m *modFile) close() {
+	if m != nil && m.cleanup != nil {
+		m.cleanup()
+	}
+}
+
+// outOfModuleCache returns l unchanged when its directory is not in the
+// module cache; else it copies the package's module into the cache,
+// writes a -modfile that replaces the module by the copy, and returns the
+// package as listed there, with the -modfile for the build.
+func (b *Builder) outOfModuleCache(ctx context.Context, cache, dir, pkg string, l *listed) (*listed, *modFile, error) {
+	if l.Module == nil || l.Module.Main || l.Module.Dir == "" {
+		return l, nil, nil
+	}
+	out, err := b.goCmd(ctx, dir, "env", "GOMODCACHE", "GOMOD")
+	if err != nil {
+		return nil, nil, err
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 2 {
+		return nil, nil, fmt.Errorf("unexpected go env output %q", out)
+	}
+	modcache, gomod := lines[0], lines[1]
+	if modcache == "" || !within(l.Dir, modcache) {
+		return l, nil, nil
+	}
+	if gomod == "" || gomod == os.DevNull {
+		return nil, nil, fmt.Errorf("package %s is in the module cache (%s), and there is no go.mod to build it in", l.ImportPath, l.Dir)
+	}
+	sum := sha256.Sum256([]byte(l.Module.Dir))
+	name := strings.Trim(unsafeChars().ReplaceAllString(l.Module.Path, "_"), "_.")
+	copyDir := filepath.Join(cache, "modules", name+"-"+hex.EncodeToString(sum[:6]))
+	if err := copyModule(l.Module.Dir, copyDir); err != nil {
+		return nil, nil, fmt.Errorf("copying module %s out of the module cache, so that benchspec's driver can be added to its package %s: %w", l.Module.Path, l.ImportPath, err)
+	}
+	tmp, err := os.MkdirTemp(cache, ".modfile-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("test binary cache: %w", err)
+	}
+	mf := &modFile{path: filepath.Join(tmp, "go.mod"), cleanup: func() { os.RemoveAll(tmp) }}
+	if err := copyFile(gomod, mf.path, 0o644); err != nil {
+		mf.close()
+		return nil, nil, fmt.Errorf("test binary cache: %w", err)
+	}
+	if gosum := strings.TrimSuffix(gomod, ".mod") + ".sum"; fileExists(gosum) {
+		if err := copyFile(gosum, filepath.Join(tmp, "go.sum"), 0o644); err != nil {
+			mf.close()
+			return nil, nil, fmt.Errorf("test binary cache: %w", err)
+		}
+	}
+	if _, err := b.goCmd(ctx, dir, "mod", "edit", "-replace="+l.Module.Path+"="+copyDir, mf.path); err != nil {
+		mf.close()
+		return nil, nil, err
+	}
+	copied, err := b.list(ctx, dir, pkg, mf.args()...)
+	if err != nil {
+		mf.close()
+		return nil, nil, err
+	}
+	if !within(copied.Dir, copyDir) {
+		mf.close()
+		return nil, nil, fmt.Errorf("package %s: the copy of module %s in %s was not used (go list says %s)", l.ImportPath, l.Module.Path, copyDir, copied.Dir)
+	}
+	return copied, mf, nil
+}
+
+// within reports whether path is dir or beneath it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// copyModule copies the module directory src to dst, unless dst is there
+// (a module cache directory never changes), through a temporary
+// directory renamed into place. Directories are 0755 and files 0644 (or
+// 0755 when executable), so that the cache can be pruned, unlike the
+// read-only module cache. Using a copy marks it used (its modification
+// time).
+func copyModule(src, dst string) error {
+	if fileExists(dst) {
+		now := time.Now()
+		return os.Chtimes(dst, now, now)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dst), ".copy-")
+	if err != nil {
+		return err
+	}
+	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(tmp, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(to, 0o755)
+		case d.Type().IsRegular():
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			return copyFile(path, to, 0o644|fi.Mode().Perm()&0o111)
+		}
+		return nil // a module zip holds no links or devices
+	})
+	if err == nil {
+		err = os.Rename(tmp, dst)
+		if err != nil && fileExists(dst) { // another batch copied it first
+			err = nil
+		}
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+	}
+	return err
+}
+
+func copyFile(src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// pruneModules removes the module copies unused for longer than maxAge
+// (0: none). A binary built from a removed copy is built again: the
+// index does not hand out a package whose directory is gone.
+func pruneModules(cache string, maxAge time.Duration) {
+	if maxAge <= 0 {
+		return
+	}
+	dir := filepath.Join(cache, "modules")
+	des, _ := os.ReadDir(dir)
+	now := time.Now()
+	for _, de := range des {
+		if !de.IsDir() {
+			continue
+		}
+		if fi, err := de.Info(); err == nil && now.Sub(fi.ModTime()) > maxAge {
+			os.RemoveAll(filepath.Join(dir, de.Name()))
+		}
+	}
+}
