@@ -267,8 +267,8 @@ func precisionLine(p *report.Precision) string {
 	for i, n := range p.ForkIterations {
 		iters[i] = strconv.Itoa(n)
 	}
-	line := fmt.Sprintf("Precision: %s: %s for a target of ±%g%% after %d forks (measurement iterations %s) in %s",
-		why, reached, 100*float64(p.TargetError), p.Forks, strings.Join(iters, ","), format.Duration(time.Duration(p.WallNs)))
+	line := fmt.Sprintf("Precision: %s: %s for a target of ±%g%% after %d forks (measurement iterations %s) in %.3g s",
+		why, reached, 100*float64(p.TargetError), p.Forks, strings.Join(iters, ","), time.Duration(p.WallNs).Seconds())
 	if p.OptimalIterations.Valid() {
 		line += fmt.Sprintf("; the optimal allocation is %.3g iterations per fork", float64(p.OptimalIterations))
 	}

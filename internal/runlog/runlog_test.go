@@ -146,6 +146,10 @@ func TestPrecisionLine(t *testing.T) {
 	if got := precisionLine(p); got != want {
 		t.Errorf("precision line:\n got %s\nwant %s", got, want)
 	}
+	p.WallNs, p.Reason, p.Error = 1800509970, report.StopPrecise, 0.0098
+	if got := precisionLine(p); !strings.HasPrefix(got, "Precision: precise: ±0.98% for a target of ±1% after 5 forks (measurement iterations 3,3,3,6,12) in 1.8 s;") {
+		t.Errorf("precision line: %s; want it precise in 1.8 s", got)
+	}
 	if got := precisionLine(nil); got != "" {
 		t.Errorf("no precision: %q, want nothing", got)
 	}
