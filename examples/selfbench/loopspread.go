@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report"
 )
 
 // envLoopSpread, set to a number of processes (scripts/loop-spread.sh
@@ -122,6 +124,13 @@ func (h *harness) loopSpread(name string, n int) ([]spreadRow, error) {
 	if len(base) > 0 {
 		rows = append(rows, spreadRow{name, "benchspec's per-fork baseline (the empty loop before the benchmark, median)", base})
 	}
+	// A fork's fastest measurement iteration is its loop's cost with the
+	// least interference from other processes: on a busy machine, a loop
+	// stuck slow in some processes still shows here when the means are
+	// all disturbed.
+	rows = append(rows,
+		spreadRow{name, "benchspec `for b.Loop()`: fastest iteration per fork", fastest(h.join(r, forks))},
+		spreadRow{name, "benchspec `for range b.Invocations()`: fastest iteration per fork", fastest(h.join(ri, iforks))})
 	h.log("  %s: benchspec %.4g, Invocations %.4g, testing.B %.4g, b.N loop %.4g ns/op", name, scores, iscores, tb, tbN)
 	return rows, nil
 }
@@ -159,4 +168,17 @@ func writeSpread(w io.Writer, rows []spreadRow) {
 				r.workload, r.loop, ratio(hi/lo), sw.maxMin, verdict(hi/lo <= sw.maxMin), ratio(hi/ref[r.workload]), verdict(hi/ref[r.workload] <= 1.10))
 		}
 	}
+}
+
+// fastest is the smallest measurement iteration score of each fork of a
+// joined run.
+func fastest(run report.Run) []float64 {
+	out := make([]float64, len(run.Primary.RawData))
+	for i, fork := range run.Primary.RawData {
+		out[i] = math.Inf(1)
+		for _, v := range fork {
+			out[i] = math.Min(out[i], float64(v))
+		}
+	}
+	return out
 }
