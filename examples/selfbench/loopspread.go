@@ -14,6 +14,7 @@ import (
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
 )
 
 // envLoopSpread, set to a number of processes (scripts/loop-spread.sh
@@ -87,11 +88,17 @@ func loopSpreadMain(arg string) int {
 	return 0
 }
 
-// loopSpread runs the workload's n benchspec forks (avgt, selfbench.yaml's
-// iterations) and n testing.B processes of each form with the same
-// measurement time, one of each per round, the first rotating.
+// loopSpread runs the workload's n benchspec forks of each form (avgt,
+// 20 warmup and 150 measurement iterations of 2 ms) and n testing.B
+// processes of each form with the same measurement time, one of each per
+// round, the first rotating.
 func (h *harness) loopSpread(name string, n int) ([]spreadRow, error) {
 	r := h.run(name + ":avgt")
+	// Many short iterations, so that each fork's 10th percentile is its
+	// loop's cost with preemption left out: 300 ms of measurement, as
+	// testing.B gets.
+	r.Settings.Warmup = spec.Iterations{Iterations: 20, Time: 2 * time.Millisecond, BatchSize: 1}
+	r.Settings.Measurement = spec.Iterations{Iterations: 150, Time: 2 * time.Millisecond, BatchSize: 1}
 	ri := invocationsRun(r)
 	var forks, iforks []protocol.ForkResult
 	var tb, tbN []float64
@@ -124,13 +131,12 @@ func (h *harness) loopSpread(name string, n int) ([]spreadRow, error) {
 	if len(base) > 0 {
 		rows = append(rows, spreadRow{name, "benchspec's per-fork baseline (the empty loop before the benchmark, median)", base})
 	}
-	// A fork's fastest measurement iteration is its loop's cost with the
-	// least interference from other processes: on a busy machine, a loop
-	// stuck slow in some processes still shows here when the means are
-	// all disturbed.
+	// A fork's 10th-percentile iteration is its loop's cost with the
+	// preempted iterations left out: on a busy machine, a loop slow for a
+	// whole fork still shows here when the means are all disturbed.
 	rows = append(rows,
-		spreadRow{name, "benchspec `for b.Loop()`: fastest iteration per fork", fastest(h.join(r, forks))},
-		spreadRow{name, "benchspec `for range b.Invocations()`: fastest iteration per fork", fastest(h.join(ri, iforks))})
+		spreadRow{name, "benchspec `for b.Loop()`: 10th-percentile iteration per fork", p10(h.join(r, forks))},
+		spreadRow{name, "benchspec `for range b.Invocations()`: 10th-percentile iteration per fork", p10(h.join(ri, iforks))})
 	h.log("  %s: benchspec %.4g, Invocations %.4g, testing.B %.4g, b.N loop %.4g ns/op", name, scores, iscores, tb, tbN)
 	return rows, nil
 }
@@ -170,14 +176,19 @@ func writeSpread(w io.Writer, rows []spreadRow) {
 	}
 }
 
-// fastest is the smallest measurement iteration score of each fork of a
-// joined run.
-func fastest(run report.Run) []float64 {
+// p10 is the 10th-percentile measurement iteration score of each fork
+// of a joined run.
+func p10(run report.Run) []float64 {
 	out := make([]float64, len(run.Primary.RawData))
 	for i, fork := range run.Primary.RawData {
-		out[i] = math.Inf(1)
-		for _, v := range fork {
-			out[i] = math.Min(out[i], float64(v))
+		v := make([]float64, len(fork))
+		for j, x := range fork {
+			v[j] = float64(x)
+		}
+		slices.Sort(v)
+		out[i] = math.NaN()
+		if len(v) > 0 {
+			out[i] = v[len(v)/10]
 		}
 	}
 	return out
