@@ -4,7 +4,6 @@ import (
 	"os"
 
 	"github.com/benchspec/benchspec/internal/cli"
-	"github.com/benchspec/benchspec/internal/gotest"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/worker"
 )
@@ -21,7 +20,7 @@ func Main() {
 	os.Exit(cli.SuiteMain(cli.Registry{
 		Benchmarks: registered(),
 		InProcess:  inProcess,
-		Packages:   new(gotest.Builder).Benchmarks,
+		Packages:   cli.PackageBenchmarks(),
 	}))
 }
 

@@ -6,7 +6,6 @@ import (
 	"syscall"
 
 	"github.com/benchspec/benchspec/internal/cli"
-	"github.com/benchspec/benchspec/internal/gotest"
 )
 
 // The run command runs specs whose entries name Go packages (`package:
@@ -18,7 +17,7 @@ func runRun(e *cli.Env, args []string) int {
 	ctx, stop := cli.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return cli.Run(ctx, e, args, cli.Registry{
-		Packages: new(gotest.Builder).Benchmarks,
+		Packages: cli.PackageBenchmarks(),
 		Formats:  extraFormats,
 	})
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestPackageScope: a spec's package: entries name packages of the module
@@ -123,4 +126,88 @@ func writeTestFile(t *testing.T, path, data string) {
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestListingIsContained: the listing run at plan time runs a package's
+// code (each selected function once at b.N = 1), so it runs in a fork's
+// sandbox: a process it starts in a session of its own is killed when it
+// exits, and it cannot signal the process that plans (the seccomp
+// shield refuses even signal 0).
+func TestListingIsContained(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end (go test -c and real forks): runs without -short")
+	}
+	t.Setenv("BENCHSPEC_CACHE", t.TempDir())
+	mod := t.TempDir()
+	record := filepath.Join(mod, "record")
+	t.Setenv("LIST_RECORD", record)
+	writeTestFile(t, filepath.Join(mod, "go.mod"), "module example.com/escape\n\ngo 1.24\n")
+	writeTestFile(t, filepath.Join(mod, "escape_test.go"), `package escape
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+)
+
+func BenchmarkEscape(b *testing.B) {
+	cmd := exec.Command("sleep", "300")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.OpenFile(os.Getenv("LIST_RECORD"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Fprintf(f, "%d %v\n", cmd.Process.Pid, syscall.Kill(os.Getppid(), 0))
+	f.Close()
+	for b.Loop() {
+	}
+}
+`)
+	spec := filepath.Join(mod, "s.yaml")
+	writeTestFile(t, spec, "version: 1\nname: escape\ndefaults:\n  forks: 1\n  warmup: {iterations: 0}\n  measurement: {iterations: 1, time: 1ms}\nbenchmarks:\n  - package: .\n    include: Escape\n")
+	status, _, stderr := runCmd(t, "run", spec, "--quiet")
+	if status != exitFail {
+		t.Errorf("run = %d, want 1 (the fork's escaped process fails its run); stderr:\n%s", status, stderr)
+	}
+	data, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	// The first line is the listing run's, before any fork.
+	if len(lines) < 2 || !strings.HasSuffix(lines[0], " operation not permitted") {
+		t.Errorf("records:\n%s\nwant the listing's first, its signal to the planning process refused (operation not permitted), then the fork's", data)
+	}
+	for _, line := range lines {
+		var pid int
+		if _, err := fmt.Sscan(line, &pid); err != nil {
+			t.Fatalf("record %q: %v", line, err)
+		}
+		// Killed once the listing (or the fork) exited; it may take a
+		// moment to be reaped.
+		deadline := time.Now().Add(30 * time.Second)
+		for syscall.Kill(pid, 0) == nil && !zombie(pid) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+			t.Errorf("the session child %d started at b.N = 1 is alive", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// zombie reports whether pid has exited and waits to be reaped.
+func zombie(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z' || s[i+2] == 'X'
 }

@@ -11,14 +11,16 @@ import (
 // A benchmark binary — a suite, or cmd/benchspec for package benchmarks —
 // starts copies of itself: each fork (protocol.EnvAssignment in its
 // environment holds what to measure) and the guard of a batch
-// (protocol.EnvGuard: it ends the forks if the batch dies). Such a
+// (protocol.EnvGuard: it ends the forks if the batch dies), and the
+// shielded start of a package's listing run (protocol.EnvExec: see
+// executor.StartContained). Such a
 // process serves that role and is no command line; ServeChild and
 // IsChild are the one place that decides.
 
 // IsChild reports whether this process was started by a batch as a fork
 // or a guard.
 func IsChild() bool {
-	return os.Getenv(protocol.EnvAssignment) != "" || os.Getenv(protocol.EnvGuard) != ""
+	return os.Getenv(protocol.EnvAssignment) != "" || os.Getenv(protocol.EnvGuard) != "" || os.Getenv(protocol.EnvExec) != ""
 }
 
 // ServeChild serves the role of a process a batch started, and exits; it
@@ -31,5 +33,7 @@ func ServeChild(lookup worker.BodyLookup) {
 		os.Exit(worker.ServeBodies(lookup))
 	case os.Getenv(protocol.EnvGuard) != "":
 		os.Exit(executor.Guard())
+	case os.Getenv(protocol.EnvExec) != "":
+		os.Exit(worker.ShieldedExec(os.Args[1:]))
 	}
 }

@@ -2,11 +2,34 @@ package cli
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"slices"
 
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/gotest"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
+
+// PackageBenchmarks is the Registry.Packages of both binaries: a
+// gotest.Builder whose listing runs — the package's code that runs at
+// plan time — are contained as forks are (executor.StartContained), with
+// this binary as their guard and shield.
+func PackageBenchmarks() func(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = ""
+	}
+	b := &gotest.Builder{Start: func(cmd *exec.Cmd) (gotest.Process, error) {
+		c, err := executor.StartContained(cmd, exe)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}}
+	return b.Benchmarks
+}
 
 // withPackages returns the registered benchmarks and, when the specs
 // have `package:` entries and reg can resolve them, the benchmarks of

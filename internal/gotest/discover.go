@@ -13,8 +13,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/child"
 	"github.com/benchspec/benchspec/internal/testdriver"
 )
 
@@ -62,7 +64,7 @@ func (b *Builder) Discover(ctx context.Context, p *Package, funcs map[string]boo
 			}
 		}
 		for len(mine) > 0 {
-			rest, err := listRun(ctx, p, testdriver.DriverTest(ext), mine, l, timeout)
+			rest, err := b.listRun(ctx, p, testdriver.DriverTest(ext), mine, l, timeout)
 			if err != nil {
 				return nil, err
 			}
@@ -87,7 +89,7 @@ func withPkg(labels [][2]string, path string) [][2]string {
 
 // listRun runs one listing process for funcs, records what it listed in
 // l, and returns the functions it did not get to because one crashed it.
-func listRun(ctx context.Context, p *Package, driver string, funcs []string, l *Listing, timeout time.Duration) (rest []string, err error) {
+func (b *Builder) listRun(ctx context.Context, p *Package, driver string, funcs []string, l *Listing, timeout time.Duration) (rest []string, err error) {
 	job := testdriver.Job{Phases: []testdriver.Phase{{Name: "list", Benchtime: testdriver.Times(1), Count: 1}}}
 	for _, fn := range funcs {
 		job.Benchmarks = append(job.Benchmarks, testdriver.Bench{Func: fn, Pattern: "^" + regexp.QuoteMeta(fn) + "$"})
@@ -101,27 +103,53 @@ func listRun(ctx context.Context, p *Package, driver string, funcs []string, l *
 		return nil, err
 	}
 	defer pr.Close()
-	cmd := exec.CommandContext(ctx, p.Binary, testdriver.Args(driver)...)
+	cmd := exec.Command(p.Binary, testdriver.Args(driver)...)
 	cmd.Dir = p.Dir
 	cmd.Env = append(os.Environ(), testdriver.EnvJob+"="+enc)
 	cmd.ExtraFiles = []*os.File{pw}
 	out := &tail{max: 4 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
+	// A process the benchmark started that keeps the output open must
+	// not hold up the wait once the test binary has exited.
+	cmd.WaitDelay = 2 * time.Second
+	proc, err := b.start(cmd)
+	if err != nil {
 		pw.Close()
 		return nil, fmt.Errorf("listing the benchmarks (%s): %w", p.Binary, err)
 	}
 	pw.Close()
+	stop := context.AfterFunc(ctx, func() { proc.Kill() })
+	defer stop()
 	// A benchmark that hangs at b.N = 1 is killed after the timeout,
 	// counted from the test binary's last output on the descriptor (each
 	// sub-benchmark's result is one), so a function with many slow
 	// sub-benchmarks is not.
 	var in io.Reader = pr
 	if timeout > 0 {
-		watchdog := time.AfterFunc(timeout, func() { cmd.Process.Kill() })
+		watchdog := time.AfterFunc(timeout, func() { proc.Kill() })
 		defer watchdog.Stop()
 		in = progressReader{pr, func() { watchdog.Reset(timeout) }}
 	}
+	// Waiting runs beside the reading: once the test binary has exited,
+	// what it left behind is ended (Process.Wait), and with it any
+	// holder of the descriptor; past a grace, the descriptor is closed on
+	// our side, so a child that kept it cannot hold the listing up.
+	var werr error
+	waited := make(chan struct{})
+	go func() {
+		_, werr = proc.Wait()
+		close(waited)
+	}()
+	readDone := make(chan struct{})
+	defer close(readDone)
+	go func() {
+		<-waited
+		select {
+		case <-readDone:
+		case <-time.After(2 * time.Second):
+			pr.Close()
+		}
+	}()
 	rd := testdriver.NewReader(in)
 	seen := map[string]bool{}
 	var rerr error
@@ -137,7 +165,9 @@ func listRun(ctx context.Context, p *Package, driver string, funcs []string, l *
 		seen[blk.Func] = true
 	}
 	io.Copy(io.Discard, pr)
-	werr := cmd.Wait()
+	// What the listing left behind is killed by then; a fork of the
+	// same benchmark that does it again fails its run and names it.
+	<-waited
 	if len(l.Labels) == 0 {
 		l.Labels = rd.Labels
 	}
@@ -252,4 +282,42 @@ func (p progressReader) Read(b []byte) (int, error) {
 		p.progress()
 	}
 	return n, err
+}
+
+// A Process is a started listing run of a test binary (Builder.Start).
+type Process interface {
+	// Wait waits for it to exit, ends what it left behind, and returns
+	// those as "PID (name)" with the exit error.
+	Wait() (left []string, err error)
+	// Kill kills it and its process group.
+	Kill() error
+}
+
+// start starts a listing run with b.Start, or in a process group of its
+// own, killed with this process (Pdeathsig), whose group is killed when
+// it has exited.
+func (b *Builder) start(cmd *exec.Cmd) (Process, error) {
+	if b.Start != nil {
+		return b.Start(cmd)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	exited, err := child.StartLocked(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return &groupProcess{cmd: cmd, exited: exited}, nil
+}
+
+// groupProcess is start's Process without Builder.Start.
+type groupProcess struct {
+	cmd    *exec.Cmd
+	exited <-chan error
+}
+
+func (g *groupProcess) Kill() error { return syscall.Kill(-g.cmd.Process.Pid, syscall.SIGKILL) }
+
+func (g *groupProcess) Wait() ([]string, error) {
+	err := <-g.exited
+	g.Kill()
+	return nil, err
 }

@@ -44,6 +44,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -79,6 +80,12 @@ type Builder struct {
 	Go string
 	// Limits bound the cache; the zero value is LimitsFromEnv().
 	Limits *Limits
+	// Start starts the listing run of a test binary (Discover), which
+	// runs the package's code at plan time: the commands start it
+	// contained as a fork is (executor.StartContained, through
+	// cli.PackageBuilder). nil starts it in a process group of its own,
+	// killed with this process and after it exits.
+	Start func(cmd *exec.Cmd) (Process, error)
 
 	mu     sync.Mutex
 	loaded map[string]loaded // by the package as the spec writes it

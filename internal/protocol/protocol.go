@@ -27,6 +27,10 @@ const (
 	// which inherits it: the executor and the guard find the processes a
 	// fork left behind outside its process group by it.
 	EnvBatch = "BENCHSPEC_BATCH"
+	// EnvExec makes a benchmark binary put the seccomp shield of a fork
+	// on itself and exec its arguments (worker.ShieldedExec): how
+	// executor.StartContained runs a package's code outside a fork.
+	EnvExec = "BENCHSPEC_EXEC"
 )
 
 // Assignment is what one fork must do.

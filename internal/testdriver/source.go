@@ -107,6 +107,7 @@ import (
 	bsFlag "flag"
 	bsOS "os"
 	bsRuntime "runtime"
+	bsSyscall "syscall"
 	bsTesting "testing"
 )
 
@@ -125,6 +126,9 @@ func benchspecDriverRun(t *bsTesting.T, funcs map[string]func(*bsTesting.B)) {
 	if out == nil {
 		t.Fatal("benchspec's driver: no result descriptor 3")
 	}
+	// A process the benchmark starts must not inherit it: it would hold
+	// the results open after this binary exits.
+	bsSyscall.CloseOnExec(3)
 	stdout := bsOS.Stdout
 	defer func() { bsOS.Stdout = stdout }()
 	// testing.M.Run runs the benchmarks -test.bench selects after the

@@ -37,8 +37,8 @@ func TestSourceParsesForBothTestPackages(t *testing.T) {
 		if err != nil {
 			t.Fatalf("generated source does not parse: %v\n%s", err, src)
 		}
-		if !strings.Contains(string(src), "func "+DriverTest(ext)+"(") || len(f.Imports) != 4 {
-			t.Errorf("generated source lacks %s or imports more than flag, os, runtime, testing:\n%s", DriverTest(ext), src)
+		if !strings.Contains(string(src), "func "+DriverTest(ext)+"(") || len(f.Imports) != 5 {
+			t.Errorf("generated source lacks %s or imports more than flag, os, runtime, syscall, testing:\n%s", DriverTest(ext), src)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -120,7 +121,13 @@ func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error)
 	}
 	io.Copy(io.Discard, pr)
 	werr := <-exited
-	<-copied
+	// A process the benchmark started in a session of its own may hold
+	// the output pipe open: the parent kills it after this fork, which
+	// must not wait for it.
+	select {
+	case <-copied:
+	case <-time.After(2 * time.Second):
+	}
 	outR.Close()
 	var skip *SkipError
 	if errors.As(perr, &skip) && skip.Reason == "" {

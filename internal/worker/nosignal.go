@@ -1,10 +1,16 @@
 package worker
 
 import (
+	"fmt"
+	"os"
 	"runtime"
+	"strings"
+	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/benchspec/benchspec/internal/protocol"
 )
 
 // ShieldParent makes the kernel refuse, with EPERM, every signal this
@@ -91,4 +97,32 @@ func shieldFilter(arch, ppid, negPgrp uint32) []unix.SockFilter {
 		16: {Code: ret, K: allow},
 		17: {Code: ret, K: deny},
 	}
+}
+
+// ShieldedExec is the role of a benchmark binary started with
+// protocol.EnvExec: it shields its parent as a fork does (ShieldParent)
+// and replaces itself with the program args[0] with arguments args, in
+// the environment less EnvExec. It returns only when that exec fails,
+// with the exit status 2.
+func ShieldedExec(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "benchspec: nothing to exec")
+		return 2
+	}
+	if ppid := os.Getppid(); ppid > 1 {
+		pgrp, err := syscall.Getpgid(ppid)
+		if err != nil {
+			pgrp = ppid
+		}
+		ShieldParent(ppid, pgrp)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, protocol.EnvExec+"=") {
+			env = append(env, kv)
+		}
+	}
+	err := syscall.Exec(args[0], args, env)
+	fmt.Fprintf(os.Stderr, "benchspec: exec %s: %v\n", args[0], err)
+	return 2
 }
