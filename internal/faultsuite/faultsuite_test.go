@@ -141,9 +141,9 @@ func faultSpec(t *testing.T) (specPath, pidfile string) {
 	}
 	dir := t.TempDir()
 	pidfile = filepath.Join(dir, "pids")
-	src := strings.Replace(string(data), "  timeout: 5s\n", fmt.Sprintf("  timeout: 5s\n  env: {FAULT_PIDFILE: %q}\n", pidfile), 1)
+	src := strings.Replace(string(data), "  timeout: 60s\n", fmt.Sprintf("  timeout: 60s\n  env: {FAULT_PIDFILE: %q}\n", pidfile), 1)
 	if src == string(data) {
-		t.Fatal("faults.yaml has no `  timeout: 5s` line under defaults to add the pid file after")
+		t.Fatal("faults.yaml has no `  timeout: 60s` line under defaults to add the pid file after")
 	}
 	return writeFile(t, dir, "faults.yaml", src), pidfile
 }
@@ -226,8 +226,8 @@ func TestFaultIsolation(t *testing.T) {
 		// blocked on the mutex, the fork's main goroutine waiting for it.
 		"fault.deadlock:avgt": regexp.MustCompile(`^fork 1: (` +
 			regexp.QuoteMeta("fork exited with status 2: fatal error: all goroutines are asleep - deadlock!") + `|` +
-			regexp.QuoteMeta("timed out after 1s in warmup iteration 1; every goroutine was blocked (a deadlock): goroutine 1 [sync.WaitGroup.Wait], goroutine ") + `\d+` + regexp.QuoteMeta(" [sync.Mutex.Lock]") + `)$`),
-		"fault.spin:ss":        exact("fork 1: timed out after 1s in measurement iteration 3"),
+			regexp.QuoteMeta("timed out after 10s in warmup iteration 1; every goroutine was blocked (a deadlock): goroutine 1 [sync.WaitGroup.Wait], goroutine ") + `\d+` + regexp.QuoteMeta(" [sync.Mutex.Lock]") + `)$`),
+		"fault.spin:ss":        exact("fork 1: timed out after 10s in measurement iteration 3"),
 		"fault.memory:avgt":    exact("fork 1: fork exited with status 2: fatal error: out of memory"),
 		"fault.closepipe:avgt": exact("fork 1: the benchmark closed or replaced file descriptor 3 (the result pipe) while running; then the fork exited with status 1"),
 		"fault.garbage:avgt":   exact(`fork 1: garbage on the result pipe (file descriptor 3): "this is not a message"`),
