@@ -170,6 +170,22 @@ func TestRunPrintingBenchmarkCannotForgeResults(t *testing.T) {
 	}
 }
 
+// A result whose name is a prefix of another result's (b.Run("a") beside
+// b.Run("a/parallel")) is a run of its own, as go test prints both, and
+// its forks run it alone.
+func TestRunResultNamedAsAPrefixOfAnother(t *testing.T) {
+	t.Setenv("BENCHSPEC_CACHE", t.TempDir())
+	_, rep, _ := runSubbench(t, "    include: '^BenchmarkSlashes$'\n")
+	if d := cmp.Diff([]string{"Slashes/a", "Slashes/a/parallel"}, runNames(rep)); d != "" {
+		t.Errorf("runs (-want +got):\n%s", d)
+	}
+	for _, r := range rep.Runs {
+		if r.Status != report.StatusOK {
+			t.Errorf("%s: %s %s, want ok", r.Benchmark, r.Status, r.Error)
+		}
+	}
+}
+
 // Each iteration is one run of the benchmark at its b.N, and nothing runs
 // after the job: the test binary's own benchmark pass (testing.M.Run runs
 // what -test.bench selects after the tests) finds the driver's flags

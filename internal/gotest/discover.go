@@ -199,8 +199,11 @@ func firstErr(errs ...error) error {
 	return errors.New("the driver did not finish")
 }
 
-// leaves are the names a listing block found: every result, skip and
-// failure, less the names that are parents of others.
+// leaves are the names a listing block found: every result (go test
+// prints one only for a benchmark without sub-benchmarks, even where its
+// name is a prefix of another's: b.Run("32 types") beside b.Run("32
+// types/parallel")), and every skip and failure that is not a parent of
+// another name.
 func leaves(blk *testdriver.Block, rd *testdriver.Reader) []string {
 	var names []string
 	add := func(n string) {
@@ -217,10 +220,14 @@ func leaves(blk *testdriver.Block, rd *testdriver.Reader) []string {
 	for _, o := range blk.Fails {
 		add(rd.StripProcs(o.Name))
 	}
+	results := map[string]bool{}
+	for _, r := range blk.Results {
+		results[r.Name] = true
+	}
 	var out []string
 	for _, n := range names {
 		parent := slices.ContainsFunc(names, func(m string) bool { return strings.HasPrefix(m, n+"/") })
-		if !parent {
+		if results[n] || !parent {
 			out = append(out, n)
 		}
 	}

@@ -20,6 +20,9 @@ type Job struct {
 type Bench struct {
 	Func    string // BenchmarkTrimSpace
 	Pattern string // ^BenchmarkTrimSpace$/^NoTrim$ (ExactPattern), or ^BenchmarkTrimSpace$
+	// Skip is the -test.skip pattern ("": none); ExactSkip removes the
+	// names below the one Pattern selects.
+	Skip string
 }
 
 // Phase is a named run of Count iterations with one -test.benchtime.
@@ -46,7 +49,14 @@ func (j *Job) Encode() (string, error) {
 				return "", fmt.Errorf("testdriver: %q cannot be sent to the driver (empty, or a tab or newline in it)", s)
 			}
 		}
-		fmt.Fprintf(&b, "bench\t%s\t%s\n", bench.Func, bench.Pattern)
+		if strings.ContainsAny(bench.Skip, "\t\n") {
+			return "", fmt.Errorf("testdriver: %q cannot be sent to the driver (a tab or newline in it)", bench.Skip)
+		}
+		if bench.Skip != "" {
+			fmt.Fprintf(&b, "bench\t%s\t%s\t%s\n", bench.Func, bench.Pattern, bench.Skip)
+		} else {
+			fmt.Fprintf(&b, "bench\t%s\t%s\n", bench.Func, bench.Pattern)
+		}
 		for _, p := range j.Phases {
 			if p.Count < 0 || strings.ContainsAny(p.Name+p.Benchtime, "\t\n") {
 				return "", fmt.Errorf("testdriver: invalid phase %+v", p)
@@ -70,6 +80,19 @@ func ExactPattern(name string) string {
 	}
 	return strings.Join(levels, "/")
 }
+
+// AnyLevel is the pattern level that the driver matches against any
+// name.
+const AnyLevel = "."
+
+// ExactSkip is the -test.skip pattern that, beside ExactPattern(name),
+// leaves out every name below name. go test matches a pattern of fewer
+// levels than a name as a prefix, and b.Run names may hold '/': a
+// benchmark can have both a result of its own, X/32_types, and a
+// sibling X/32_types/parallel (b.Run("32 types/parallel")), which
+// ExactPattern(X/32_types) alone selects as well. A skip pattern only
+// applies to names with at least its levels, so X/32_types itself runs.
+func ExactSkip(name string) string { return ExactPattern(name) + "/" + AnyLevel }
 
 // Args are the test binary's flags that run the driver test driver
 // (DriverTest), verbosely (testing then writes why a benchmark skipped or

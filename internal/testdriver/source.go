@@ -135,7 +135,7 @@ func benchspecDriverRun(t *bsTesting.T, funcs map[string]func(*bsTesting.B)) {
 	// tests: the flags the driver sets per iteration go back to what the
 	// command line said (nothing), or the selected benchmark would run
 	// once more, to stdout, after the job is done.
-	for _, name := range []string{"test.bench", "test.benchtime"} {
+	for _, name := range []string{"test.bench", "test.benchtime", "test.skip"} {
 		if f := bsFlag.Lookup(name); f != nil {
 			old := f.Value.String()
 			defer bsFlag.Set(name, old)
@@ -152,14 +152,17 @@ func benchspecDriverRun(t *bsTesting.T, funcs map[string]func(*bsTesting.B)) {
 		out.WriteString(line + "\n")
 	}
 	say("procs", benchspecDriverItoa(bsRuntime.GOMAXPROCS(-1)))
-	var pattern string
+	var pattern, skip string
 	var fn func(*bsTesting.B)
 	var name string
 	for _, line := range benchspecDriverSplit(job, '\n') {
 		f := benchspecDriverSplit(line, '\t')
 		switch {
-		case len(f) == 3 && f[0] == "bench":
-			name, pattern, fn = f[1], f[2], funcs[f[1]]
+		case (len(f) == 3 || len(f) == 4) && f[0] == "bench":
+			name, pattern, fn, skip = f[1], f[2], funcs[f[1]], ""
+			if len(f) == 4 {
+				skip = f[3]
+			}
 			if fn == nil {
 				say("error", "no benchmark function "+name+" in this test package")
 				t.Fatal("benchspec's driver: unknown benchmark", name)
@@ -168,6 +171,9 @@ func benchspecDriverRun(t *bsTesting.T, funcs map[string]func(*bsTesting.B)) {
 			n := benchspecDriverAtoi(f[3])
 			for i := 1; i <= n; i++ {
 				if err := bsFlag.Set("test.bench", pattern); err != nil {
+					t.Fatal(err)
+				}
+				if err := bsFlag.Set("test.skip", skip); err != nil {
 					t.Fatal(err)
 				}
 				if err := bsFlag.Set("test.benchtime", f[2]); err != nil {
@@ -197,9 +203,13 @@ func benchspecDriverRun(t *bsTesting.T, funcs map[string]func(*bsTesting.B)) {
 }
 
 // benchspecDriverMatch matches the exact per-level patterns the job
-// gives, ^name$ with name's regexp metacharacters quoted, so that the
-// driver needs no regexp package (which may be the package under test).
+// gives, ^name$ with name's regexp metacharacters quoted, and "` + AnyLevel + `"
+// (any name, the last level of a skip pattern), so that the driver needs
+// no regexp package (which may be the package under test).
 func benchspecDriverMatch(pat, str string) (bool, error) {
+	if pat == "` + AnyLevel + `" {
+		return true, nil
+	}
 	if len(pat) < 2 || pat[0] != '^' || pat[len(pat)-1] != '$' {
 		return false, nil
 	}

@@ -55,6 +55,16 @@ func TestJobEncodeRefusesWhatTheDriverCannotRead(t *testing.T) {
 	}
 }
 
+func TestExactSkipLeavesOutOnlyDeeperNames(t *testing.T) {
+	if got, want := ExactSkip("BenchmarkX/32_types"), `^BenchmarkX$/^32_types$/.`; got != want {
+		t.Errorf("ExactSkip = %q, want %q", got, want)
+	}
+	j := &Job{Benchmarks: []Bench{{Func: "BenchmarkX", Pattern: "^BenchmarkX$", Skip: ExactSkip("BenchmarkX")}}}
+	if got, err := j.Encode(); err != nil || got != "bench\tBenchmarkX\t^BenchmarkX$\t^BenchmarkX$/.\n" {
+		t.Errorf("Encode = %q, %v", got, err)
+	}
+}
+
 func TestReaderKeepsOnlyTestingsFraming(t *testing.T) {
 	out := "\x16procs\t4\n" +
 		"goos: linux\ngoarch: amd64\ncpu: Some CPU   \n" +

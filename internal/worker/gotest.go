@@ -166,7 +166,7 @@ func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error)
 func testJob(a *protocol.Assignment) *testdriver.Job {
 	s := &a.Run.Settings
 	g := a.Run.GoTest
-	job := &testdriver.Job{Benchmarks: []testdriver.Bench{{Func: g.Func, Pattern: testdriver.ExactPattern(g.Name)}}}
+	job := &testdriver.Job{Benchmarks: []testdriver.Bench{{Func: g.Func, Pattern: testdriver.ExactPattern(g.Name), Skip: testdriver.ExactSkip(g.Name)}}}
 	for _, p := range []struct {
 		name string
 		it   spec.Iterations

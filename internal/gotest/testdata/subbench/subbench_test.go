@@ -108,3 +108,21 @@ func BenchmarkCalls(b *testing.B) {
 		sink++
 	}
 }
+
+// BenchmarkSlashes has a sub-benchmark whose name holds a '/', so that
+// one result's name (Slashes/a) is a prefix of another's
+// (Slashes/a/parallel), as in real packages (b.Run("32 types/parallel")
+// beside b.Run("32 types")).
+func BenchmarkSlashes(b *testing.B) {
+	b.Run("a", func(b *testing.B) {
+		for b.Loop() {
+			sink++
+		}
+	})
+	b.Run("a/parallel", func(b *testing.B) {
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+			}
+		})
+	})
+}
