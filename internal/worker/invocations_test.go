@@ -2,6 +2,7 @@ package worker
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,5 +127,31 @@ func TestInvocationsResetBeforeTheLoop(t *testing.T) {
 	})
 	if got[0].TimeNs != 1000 || got[0].Invocations != 100 {
 		t.Errorf("time %v invocations %d, want 1000 ns and 100", got[0].TimeNs, got[0].Invocations)
+	}
+}
+
+// With threads, each thread's B counts its own chunks: the iterations
+// combine to exactly the invocations the bodies ran.
+func TestInvocationsWithThreads(t *testing.T) {
+	var calls atomic.Int64
+	meas := spec.Iterations{Iterations: 2, Time: 5 * time.Millisecond, BatchSize: 1}
+	var its []protocol.Iteration
+	_, err := RunFork(threaded(spec.ModeAverageTime, 2, meas), func(b *B) {
+		for range b.Invocations() {
+			calls.Add(1)
+		}
+	}, SystemClock(), SystemRand(), func(it *protocol.Iteration) error {
+		its = append(its, *it)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum uint64
+	for _, it := range its {
+		sum += it.Invocations
+	}
+	if len(its) != 2 || sum != uint64(calls.Load()) || sum == 0 {
+		t.Errorf("%d iterations counting %d invocations; the bodies ran %d times", len(its), sum, calls.Load())
 	}
 }
