@@ -76,8 +76,8 @@ func (b *Builder) list(ctx context.Context, dir, pkg string, flags ...string) (*
 // benchmarkFuncs are the benchmark functions the package's test files
 // declare, as go test finds them (func BenchmarkXxx(b *testing.B) at top
 // level), sorted, and which of them the external test package declares.
-func benchmarkFuncs(l *listed) (funcs []string, external map[string]bool, err error) {
-	external = map[string]bool{}
+func benchmarkFuncs(l *listed) (funcs []string, external, leaves map[string]bool, err error) {
+	external, leaves = map[string]bool{}, map[string]bool{}
 	fset := token.NewFileSet()
 	for _, kind := range []struct {
 		files []string
@@ -86,7 +86,7 @@ func benchmarkFuncs(l *listed) (funcs []string, external map[string]bool, err er
 		for _, name := range kind.files {
 			f, err := parser.ParseFile(fset, filepath.Join(l.Dir, name), nil, parser.SkipObjectResolution)
 			if err != nil {
-				return nil, nil, fmt.Errorf("reading the benchmarks of %s: %w", l.ImportPath, err)
+				return nil, nil, nil, fmt.Errorf("reading the benchmarks of %s: %w", l.ImportPath, err)
 			}
 			for _, d := range f.Decls {
 				fd, ok := d.(*ast.FuncDecl)
@@ -95,11 +95,57 @@ func benchmarkFuncs(l *listed) (funcs []string, external map[string]bool, err er
 				}
 				funcs = append(funcs, fd.Name.Name)
 				external[fd.Name.Name] = kind.ext
+				if isLeaf(fd) {
+					leaves[fd.Name.Name] = true
+				}
 			}
 		}
 	}
 	sort.Strings(funcs)
-	return funcs, external, nil
+	return funcs, external, leaves, nil
+}
+
+// isLeaf reports whether the benchmark function fd certainly has no
+// sub-benchmarks, so that listing it needs no run: its *testing.B
+// parameter is unnamed, or every use of it selects a field or method
+// other than Run (b.N, b.Loop(), b.RunParallel(…)). Passing b on, storing
+// it, or naming b.Run anywhere — a closure included — makes it no leaf,
+// as does a parameter name shadowed inside (judged as the same name: the
+// check errs on the side of running).
+func isLeaf(fd *ast.FuncDecl) bool {
+	params := fd.Type.Params.List
+	if len(params) != 1 || fd.Body == nil {
+		return false
+	}
+	if len(params[0].Names) == 0 {
+		return true
+	}
+	name := params[0].Names[0].Name
+	if name == "_" {
+		return true
+	}
+	leaf := true
+	selected := map[*ast.Ident]bool{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if !leaf {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := n.X.(*ast.Ident); ok && id.Name == name {
+				if n.Sel.Name == "Run" {
+					leaf = false
+				}
+				selected[id] = true
+			}
+		case *ast.Ident:
+			if n.Name == name && !selected[n] {
+				leaf = false
+			}
+		}
+		return true
+	})
+	return leaf
 }
 
 // isBenchmarkName is go test's rule: "Benchmark", then nothing or a

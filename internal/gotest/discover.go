@@ -34,8 +34,11 @@ type Listing struct {
 	Funcs map[string][]string `json:"funcs"`
 }
 
-// Discover lists the benchmarks of the functions funcs of p. Each
-// function not listed before runs once with -test.benchtime=1x (each of
+// Discover lists the benchmarks of the functions funcs of p. A function
+// that cannot have sub-benchmarks (Package.Leaves) is listed as itself
+// without running, unless the listing still lacks the header lines and
+// nothing else would print them. Each other function not listed before
+// runs once with -test.benchtime=1x (each of
 // its sub-benchmarks once with b.N = 1, as go test runs them first) in
 // one process of the test binary per test package; the listing is kept
 // next to the binary in the cache, so an unchanged package is listed
@@ -56,6 +59,23 @@ func (b *Builder) Discover(ctx context.Context, p *Package, funcs map[string]boo
 	if len(todo) == 0 {
 		return l, nil
 	}
+	// A function that certainly has no sub-benchmarks is listed as
+	// itself without running: only a function that may call b.Run
+	// runs. One runs anyway while the listing lacks go test's header
+	// lines (goos, goarch, cpu), which the binary prints only before a
+	// benchmark's first result.
+	var run []string
+	for _, fn := range todo {
+		if p.Leaves[fn] {
+			l.Funcs[fn] = []string{fn}
+			continue
+		}
+		run = append(run, fn)
+	}
+	if len(run) == 0 && len(l.Labels) == 0 {
+		run = todo[:1]
+	}
+	todo = run
 	for _, ext := range []bool{false, true} {
 		var mine []string
 		for _, fn := range todo {

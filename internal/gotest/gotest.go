@@ -65,6 +65,9 @@ type Package struct {
 	// External marks the functions of the external test package
 	// (package p_test), whose driver is another test function.
 	External map[string]bool `json:"external,omitempty"`
+	// Leaves marks the functions that certainly have no sub-benchmarks
+	// (isLeaf): Discover lists them without running them.
+	Leaves map[string]bool `json:"leaves,omitempty"`
 }
 
 // Driver is the driver test function that can call the benchmark
@@ -275,7 +278,7 @@ func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
 		return nil, err
 	}
 	defer mf.close()
-	funcs, external, err := benchmarkFuncs(l)
+	funcs, external, leaves, err := benchmarkFuncs(l)
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +289,7 @@ func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
 	if err != nil {
 		return nil, fmt.Errorf("test binary cache: %w", err)
 	}
-	p := &Package{ImportPath: l.ImportPath, Dir: l.Dir, Benchmarks: funcs, External: external}
+	p := &Package{ImportPath: l.ImportPath, Dir: l.Dir, Benchmarks: funcs, External: external, Leaves: leaves}
 	if p.Binary, err = b.build(ctx, cache, dir, arg, l.ImportPath, ov, mf); err != nil {
 		return nil, err
 	}
