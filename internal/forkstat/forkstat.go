@@ -174,11 +174,18 @@ func (m Model) ForksFor(half, confidence float64) (forks int, ok bool) {
 	if s == 0 {
 		return 2, true
 	}
-	fits := func(n int) bool { return halfWidth(confidence, s, n) <= half }
+	return SmallestForks(func(n int) bool { return halfWidth(confidence, s, n) <= half })
+}
+
+// SmallestForks returns the smallest number of forks n in 2..MaxForks
+// for which fits(n) holds, by bisection: fits must hold for every n
+// above one where it holds (an interval narrows as forks are added).
+// ok is false when even MaxForks does not fit.
+func SmallestForks(fits func(n int) bool) (n int, ok bool) {
 	if !fits(MaxForks) {
 		return 0, false
 	}
-	lo, hi := 1, MaxForks // fits(hi), !fits(lo): halfWidth falls with n
+	lo, hi := 1, MaxForks // fits(hi), !fits(lo) (one fork has no interval)
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
 		if fits(mid) {

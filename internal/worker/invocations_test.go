@@ -60,24 +60,6 @@ func TestInvocationsReportsWhatLoopReports(t *testing.T) {
 	}
 }
 
-func TestInvocationsWithTheTimerStopped(t *testing.T) {
-	// As TestTimerControl: only the 10 timed ns of each invocation count.
-	clk := &fakeClock{}
-	a := assignment(spec.ModeAverageTime, spec.Iterations{},
-		spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
-	got := collect(t, a, clk, func(b *B) {
-		for range b.Invocations() {
-			b.StopTimer()
-			clk.t += 1000
-			b.StartTimer()
-			clk.t += 10
-		}
-	})
-	if got[0].TimeNs != 1000 || got[0].Invocations != 100 {
-		t.Errorf("time %v invocations %d, want 1000 ns and 100", got[0].TimeNs, got[0].Invocations)
-	}
-}
-
 func TestInvocationsMisuseFailsTheFork(t *testing.T) {
 	a := assignment(spec.ModeAverageTime, spec.Iterations{},
 		spec.Iterations{Iterations: 2, Time: time.Microsecond, BatchSize: 1}, 1)

@@ -173,20 +173,33 @@ func TestSampleRateHalvesPerStride(t *testing.T) {
 func TestTimerControl(t *testing.T) {
 	// Each invocation spends 1000 ns with the timer stopped and 10 ns
 	// timed: only the 10 ns count, and the iteration still ends after
-	// 1 µs of timed work.
-	clk := &fakeClock{}
-	a := assignment(spec.ModeAverageTime, spec.Iterations{},
-		spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
-	got := collect(t, a, clk, func(b *B) {
-		for b.Loop() {
-			b.StopTimer()
-			clk.t += 1000
-			b.StartTimer()
-			clk.t += 10
+	// 1 µs of timed work. The same for both loop forms.
+	for name, form := range map[string]func(b *B, each func()){
+		"Loop": func(b *B, each func()) {
+			for b.Loop() {
+				each()
+			}
+		},
+		"Invocations": func(b *B, each func()) {
+			for range b.Invocations() {
+				each()
+			}
+		},
+	} {
+		clk := &fakeClock{}
+		a := assignment(spec.ModeAverageTime, spec.Iterations{},
+			spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
+		got := collect(t, a, clk, func(b *B) {
+			form(b, func() {
+				b.StopTimer()
+				clk.t += 1000
+				b.StartTimer()
+				clk.t += 10
+			})
+		})
+		if got[0].TimeNs != 1000 || got[0].Invocations != 100 {
+			t.Errorf("%s: time %v invocations %d, want 1000 ns and 100", name, got[0].TimeNs, got[0].Invocations)
 		}
-	})
-	if got[0].TimeNs != 1000 || got[0].Invocations != 100 {
-		t.Errorf("time %v invocations %d, want 1000 ns and 100", got[0].TimeNs, got[0].Invocations)
 	}
 }
 

@@ -63,17 +63,5 @@ func forksToDecide(a, b []float64, margin, alpha float64) (int, bool) {
 		df := (sa + sb) * (sa + sb) / (sa*sa/(n-1) + sb*sb/(n-1))
 		return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1-alpha/2)*math.Sqrt(sa+sb) < margin
 	}
-	if !fits(forkstat.MaxForks) {
-		return 0, false
-	}
-	lo, hi := 1, forkstat.MaxForks // !fits(lo), fits(hi)
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if fits(mid) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, true
+	return forkstat.SmallestForks(fits)
 }
