@@ -201,10 +201,10 @@ func TestPrecisionAddsForksUntilABound(t *testing.T) {
     precision: {error: 0.0001%, max_forks: 4, max_time: 10m, max_iterations: 7}
   - include: '^e2e\.empty$'
     forks: 2
-    precision: {error: 90%}
+    precision: {error: 5000%}
 `)
 	r := suite(t, "plan", spec)
-	if r.Code != 0 || !strings.Contains(r.Stdout, "2..4 until ±0.0001% or 10m0s") || !strings.Contains(r.Stdout, "2..20 until ±90% or 10m0s") ||
+	if r.Code != 0 || !strings.Contains(r.Stdout, "2..4 until ±0.0001% or 10m0s") || !strings.Contains(r.Stdout, "2..20 until ±5000% or 10m0s") ||
 		!strings.Contains(r.Stdout, "3..7 × 20ms") || !strings.Contains(r.Stdout, "3..30 × 20ms") {
 		t.Fatalf("plan: exit %d, want the precision bounds in the forks column:\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -240,9 +240,11 @@ func TestPrecisionAddsForksUntilABound(t *testing.T) {
 	} else {
 		t.Errorf("e2e.work: iterations per fork %v, want 4", p.ForkIterations)
 	}
-	// ±90 % is met by the 2 planned forks of an empty loop, or else by a
-	// few more; either way the record says precise with the error under it.
-	if p := empty.Precision; p.Reason != report.StopPrecise || p.Forks < 2 || p.Forks != len(empty.Forks) || !(float64(p.Error) <= 0.9) {
-		t.Errorf("e2e.empty: precision %+v with %d forks; want precise within ±90 %%", *p, len(empty.Forks))
+	// ±5000 % is met by 3 forks whatever the load (t(0.9995, 2)/√3 = 18.2
+	// times the fork means' coefficient of variation, which a busy machine
+	// can push past 100 % for an empty loop, never past 275 %), perhaps by
+	// the 2 planned ones: the record says precise with the error under it.
+	if p := empty.Precision; p.Reason != report.StopPrecise || p.Forks < 2 || p.Forks != len(empty.Forks) || !(float64(p.Error) <= 50) {
+		t.Errorf("e2e.empty: precision %+v with %d forks; want precise within ±5000 %%", *p, len(empty.Forks))
 	}
 }
