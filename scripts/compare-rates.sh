@@ -10,11 +10,13 @@
 #    the 8 seeds benchmarks that need no batches, in avgt, 3 forks ×
 #    3 × 100 ms), each pair compared at the default threshold (5 %).
 #    Every regression or improvement is a false alarm.
-# 2. A/A, hog: the same while `cpu-hog 1` (../shared/tools/cpu-hog, or
-#    $CPU_HOG) keeps one core busy for the whole phase.
-# 3. Planted: PAIRS pairs of planted.Spin (scripts/compare-planted.yaml,
+# 2. Planted: PAIRS pairs of planted.Spin (scripts/compare-planted.yaml,
 #    the same iterations, 5 forks), the new side with SEEDS_SPIN_FACTOR=1.05 (5 % more
 #    work), compared at --threshold 2%. Each pair should be a REGRESSION.
+# 3. A/A, hog: as 1 while `cpu-hog 1` (../shared/tools/cpu-hog, or
+#    $CPU_HOG) keeps one core busy for the whole phase. It runs last: the
+#    load average it leaves behind would make the ENV_LOAD guard
+#    withhold the planted pairs' verdicts.
 #
 # Targets: 0 regressions and 0 improvements in both A/A phases, and at
 # least 9 of 10 planted pairs found. An inconclusive pair is no false
@@ -88,15 +90,8 @@ aa() {
 
 aa idle
 
-"$hog" 1 100000 >/dev/null 2>&1 &
-hogpid=$!
-trap 'kill "$hogpid" 2>/dev/null' EXIT
-sleep 5 # let the hog show in the load average
-aa hog
-kill "$hogpid" 2>/dev/null
-wait "$hogpid" 2>/dev/null
-trap - EXIT
-
+# The planted pairs run before the hog: the load average it leaves
+# behind would make the ENV_LOAD guard withhold their verdicts.
 t0=$SECONDS
 echo "planted +5 %: $pairs pairs at --threshold 2%; load average before: $(load)"
 found=0 missed=""
@@ -111,6 +106,16 @@ done
 tally planted "planted +5 %: $pairs pairs, $((SECONDS - t0)) s: "
 echo "planted +5 %: found in $found of $pairs${missed:+ (missed in pairs$missed)}"
 if [ $((found * 10)) -lt $((pairs * 9)) ]; then met=0; fi
+
+"$hog" 1 100000 >/dev/null 2>&1 &
+hogpid=$!
+trap 'kill "$hogpid" 2>/dev/null' EXIT
+sleep 5 # let the hog show in the load average
+aa hog
+kill "$hogpid" 2>/dev/null
+wait "$hogpid" 2>/dev/null
+trap - EXIT
+
 
 echo "whole sweep: $((SECONDS - started)) s; reports in $out"
 if [ "$met" = 1 ]; then

@@ -254,6 +254,30 @@ func TestCompareOnABusyMachineIsInconclusive(t *testing.T) {
 	}
 }
 
+// A run whose body the compiler removed (DEAD_CODE) measures the
+// harness's loop, which differs between processes: no verdict from it,
+// on either side. Other warnings do not stop a verdict.
+func TestCompareDeadCodeIsInconclusive(t *testing.T) {
+	for _, side := range []string{"base", "new"} {
+		base, slow := load(t, baseFile), load(t, slowFile)
+		r := &slow.Runs[1]
+		if side == "base" {
+			r = &base.Runs[1]
+		}
+		r.Diagnostics = append(r.Diagnostics, report.Diagnostic{Code: "DEAD_CODE", Severity: "warning"})
+		res := Compare(base, slow, Options{Threshold: 0.05})
+		p := res.Pairs[1]
+		if p.Key != "sqrt.Sunk#avgt" || p.Verdict != Inconclusive || !strings.Contains(p.Reason, "would be a regression") ||
+			!strings.Contains(p.Reason, side+" is flagged DEAD_CODE") || res.Worse() {
+			t.Errorf("DEAD_CODE in %s: %s %s (%s), worse %v; want inconclusive naming the side", side, p.Key, p.Verdict, p.Reason, res.Worse())
+		}
+		r.Diagnostics[len(r.Diagnostics)-1].Code = "HIGH_VARIANCE"
+		if v := Compare(base, slow, Options{Threshold: 0.05}).Pairs[1].Verdict; v != Regression {
+			t.Errorf("HIGH_VARIANCE in %s: %s, want regression", side, v)
+		}
+	}
+}
+
 // scatter returns r with run key's forks moved apart: fork i's values
 // times factors[i], and the score their mean, as a noisy batch's forks.
 func scatter(t *testing.T, r *report.Report, key string, factors ...float64) *report.Report {
