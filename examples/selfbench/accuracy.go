@@ -85,6 +85,17 @@ func (d *driver) overhead() error {
 	return nil
 }
 
+// roundsText says how many rounds item 2 runs per workload.
+func roundsText(rounds int) string {
+	if rounds == 0 {
+		return "the spec's rounds"
+	}
+	if rounds == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", rounds)
+}
+
 // spreadOf is "[min, max] (max/min r)" of per-process figures in ns.
 func spreadOf(xs []float64) string {
 	return fmt.Sprintf("[%s, %s] (max/min %s)", ns(minOf(xs)), ns(maxOf(xs)), ratio(maxOf(xs)/minOf(xs)))
@@ -101,8 +112,11 @@ var accuracyWorkloads = []string{"sqrt.Sunk", "map.Lookup", "log.Classic", "sort
 // figure is shown beside but is not the reference. Both sides' medians
 // are over processes, each with its spread across them.
 func (d *driver) accuracy() error {
-	for _, name := range accuracyWorkloads {
+	for _, name := range d.workloads {
 		r := d.h.run(name + ":avgt")
+		if d.rounds > 0 {
+			r.Settings.Forks = d.rounds
+		}
 		forks, tb, tbN, err := d.versusTesting(r, name, true)
 		if err != nil {
 			return err

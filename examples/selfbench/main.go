@@ -28,6 +28,7 @@ import (
 	"os/signal"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -60,6 +61,16 @@ func main() {
 // reuses item 1's and 2's medians: it runs them too). Unset: all.
 const envItems = "SELFBENCH_ITEMS"
 
+// envWorkloads, when set, names item 2's workloads to run, e.g.
+// "map.Lookup,sort.Ints1000" (item 3 reuses sqrt.Sunk's medians: with
+// item 3, sqrt.Sunk runs too). Unset: all of accuracyWorkloads.
+const envWorkloads = "SELFBENCH_WORKLOADS"
+
+// envRounds, when set, is item 2's number of rounds: benchspec forks and
+// testing.B processes of each form per workload, instead of
+// selfbench.yaml's 3.
+const envRounds = "SELFBENCH_ROUNDS"
+
 type item struct {
 	id, name string
 	run      func() error
@@ -91,10 +102,54 @@ func selectItems(items []item, list string) ([]item, error) {
 	return out, nil
 }
 
+// selectWorkloads keeps the accuracy workloads that list names
+// (comma-separated), in accuracyWorkloads' order, with sqrt.Sunk when
+// withSink (item 3 needs its medians); "" keeps all.
+func selectWorkloads(list string, withSink bool) ([]string, error) {
+	if strings.TrimSpace(list) == "" {
+		return accuracyWorkloads, nil
+	}
+	want := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if !slices.Contains(accuracyWorkloads, name) {
+			return nil, fmt.Errorf("%s=%q: no accuracy workload %q; they are %s", envWorkloads, list, name, strings.Join(accuracyWorkloads, ", "))
+		}
+		want[name] = true
+	}
+	if withSink {
+		want["sqrt.Sunk"] = true
+	}
+	var out []string
+	for _, name := range accuracyWorkloads {
+		if want[name] {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// parseRounds reads envRounds: "" is 0 (the spec's forks), else a
+// positive number of rounds.
+func parseRounds(v string) (int, error) {
+	if strings.TrimSpace(v) == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%s=%q: not a number of rounds; give a whole number from 1, e.g. %s=5", envRounds, v, envRounds)
+	}
+	return n, nil
+}
+
 // driver holds the figures one item reuses from another.
 type driver struct {
 	h   *harness
 	res results
+	// Item 2's workloads (envWorkloads) and rounds (envRounds, 0: the
+	// spec's forks).
+	workloads []string
+	rounds    int
 	// Medians in ns/op of the empty loop (item 1) and of sqrt.Sunk
 	// (item 2), benchspec and testing.B: item 3's references.
 	empty, sqrt pair
@@ -127,6 +182,15 @@ func drive() int {
 		logf("%v", err)
 		return 2
 	}
+	withSink := slices.ContainsFunc(items, func(it item) bool { return it.id == "3" })
+	if d.workloads, err = selectWorkloads(os.Getenv(envWorkloads), withSink); err != nil {
+		logf("%v", err)
+		return 2
+	}
+	if d.rounds, err = parseRounds(os.Getenv(envRounds)); err != nil {
+		logf("%v", err)
+		return 2
+	}
 	before := snapshotCPU()
 	for _, item := range items {
 		t := time.Now()
@@ -154,6 +218,9 @@ func drive() int {
 			ids = append(ids, it.id)
 		}
 		fmt.Printf("Only items %s (%s).\n\n", strings.Join(ids, ", "), envItems)
+	}
+	if len(d.workloads) < len(accuracyWorkloads) || d.rounds > 0 {
+		fmt.Printf("Item 2: %s, %s (%s, %s).\n\n", strings.Join(d.workloads, ", "), roundsText(d.rounds), envWorkloads, envRounds)
 	}
 	d.res.writeMarkdown(os.Stdout)
 	return 0

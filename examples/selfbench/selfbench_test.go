@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -167,4 +170,95 @@ func TestSizeNames(t *testing.T) {
 	if got := thousands(100000); got != "100 000" {
 		t.Errorf("thousands(100000) = %q", got)
 	}
+}
+
+func TestSelectWorkloads(t *testing.T) {
+	for _, c := range []struct {
+		list     string
+		withSink bool
+		want     string
+	}{
+		{"", false, strings.Join(accuracyWorkloads, ",")},
+		{"sort.Ints1000, map.Lookup", false, "map.Lookup,sort.Ints1000"},
+		{"map.Lookup", true, "sqrt.Sunk,map.Lookup"}, // item 3 needs sqrt.Sunk
+		{"sqrt.Sunk", true, "sqrt.Sunk"},
+	} {
+		got, err := selectWorkloads(c.list, c.withSink)
+		if err != nil || strings.Join(got, ",") != c.want {
+			t.Errorf("selectWorkloads(%q, %v) = %v, %v; want %s", c.list, c.withSink, got, err, c.want)
+		}
+	}
+	if _, err := selectWorkloads("map.Lookup,empty", false); err == nil || !strings.Contains(err.Error(), `no accuracy workload "empty"`) || !strings.Contains(err.Error(), "sort.Ints1000") {
+		t.Errorf("selectWorkloads(map.Lookup,empty): err = %v, want one naming empty and the valid workloads", err)
+	}
+}
+
+func TestParseRounds(t *testing.T) {
+	for v, want := range map[string]int{"": 0, "5": 5, " 12 ": 12} {
+		if got, err := parseRounds(v); err != nil || got != want {
+			t.Errorf("parseRounds(%q) = %d, %v; want %d", v, got, err, want)
+		}
+	}
+	for _, v := range []string{"0", "-1", "five", "2.5"} {
+		if _, err := parseRounds(v); err == nil || !strings.Contains(err.Error(), envRounds) {
+			t.Errorf("parseRounds(%q): err = %v, want one naming %s", v, err, envRounds)
+		}
+	}
+}
+
+// The selection variables are checked before anything is measured: a bad
+// value exits 2 at once with what was wrong, from the real command.
+func TestBadSelectionExits2(t *testing.T) {
+	for env, want := range map[string]string{
+		envWorkloads + "=map.Lookup,nosuch": `no accuracy workload "nosuch"`,
+		envRounds + "=0":                    envRounds + `="0": not a number of rounds`,
+		envItems + "=2,9":                   `no item "9"`,
+	} {
+		cmd := exec.Command(os.Args[0]) // no arguments: the driver, not a suite command
+		cmd.Env = append(os.Environ(), envRunMain+"=1", env)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(string(out), want) {
+			t.Errorf("%s: %v, output %q; want exit status 2 and %q", env, err, out, want)
+		}
+	}
+}
+
+// Item 2 alone, on one workload, in one round: the table has that row and
+// no other, and says what it left out.
+func TestAccuracyRowsAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a fork and two testing.B processes of 1 s each")
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), envRunMain+"=1", envItems+"=2", envWorkloads+"=spin.1ms", envRounds+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.Bytes())
+	}
+	var rows []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "| 2 |") || strings.HasPrefix(line, "| 1 |") || strings.HasPrefix(line, "| 3 |") {
+			rows = append(rows, strings.Split(line, " | ")[1])
+		}
+	}
+	if diff := cmp.Diff([]string{"accuracy: spin.1ms"}, rows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s\n%s", diff, out)
+	}
+	if want := "Item 2: spin.1ms, 1 round (" + envWorkloads; !strings.Contains(string(out), want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+}
+
+// envRunMain makes the test binary run selfbench's main instead of the
+// tests (TestBadSelectionExits2).
+const envRunMain = "SELFBENCH_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envRunMain) == "1" {
+		main()
+	}
+	os.Exit(m.Run())
 }
