@@ -95,9 +95,12 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 			e := sel.entry
 			for _, name := range sel.matched {
 				b := sel.scope.byName[name]
+				combos := product(b.Params, e.Params)
 				for _, mode := range e.Settings.Modes {
-					for _, params := range product(b.Params, e.Params) {
-						r := Run{
+					for _, params := range combos {
+						// Built in place: a Run carries its Settings,
+						// and copying it costs more than filling it.
+						p.Runs = append(p.Runs, Run{
 							Index:     len(p.Runs),
 							Benchmark: b.Name,
 							GoTest:    b.GoTest,
@@ -106,14 +109,14 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 							Settings:  e.Settings,
 							Spec:      sel.spec.Path,
 							Entry:     e.Index,
-						}
-						r.Key = key(&r)
+						})
+						r := &p.Runs[len(p.Runs)-1]
+						r.Key = key(r)
 						if seen[r.Key]++; seen[r.Key] > 1 {
-							r.Key += fmt.Sprintf("#%d", seen[r.Key])
+							r.Key += "#" + strconv.Itoa(seen[r.Key])
 						}
-						r.Estimate = estimate(&r)
+						r.Estimate = estimate(r)
 						p.Estimate = satAdd(p.Estimate, r.Estimate)
-						p.Runs = append(p.Runs, r)
 					}
 				}
 			}
@@ -238,6 +241,11 @@ func product(declared, override map[string][]string) [][]Param {
 // mode, e.g. "sort.Ints/size=10:avgt" or "counter.Shared/threads=2:thrpt".
 func key(r *Run) string {
 	var b strings.Builder
+	n := len(r.Benchmark) + len(":") + len(r.Mode) + len("/threads=max")
+	for _, p := range r.Params {
+		n += len("/=") + len(p.Name) + len(p.Value)
+	}
+	b.Grow(n)
 	b.WriteString(r.Benchmark)
 	for _, p := range r.Params {
 		b.WriteString("/")

@@ -156,15 +156,6 @@ func nodeAt(n *yaml.Node, ptr string) (val, key *yaml.Node) {
 	}
 }
 
-// posUnder is pos(base+rel) for the value at base whose node is
-// baseNode: it looks rel up from there rather than from the root.
-func (d *document) posUnder(baseNode *yaml.Node, base, rel string) Pos {
-	if n, _ := nodeAt(baseNode, rel); n != nil && n.Line > 0 {
-		return Pos{File: d.path, Line: n.Line, Col: max(n.Column, 1)}
-	}
-	return d.pos(base + rel)
-}
-
 // isKey reports whether ptr names a member of a mapping (rather than an
 // item of a list).
 func (d *document) isKey(ptr string) bool {
@@ -274,6 +265,16 @@ var (
 )
 
 // escapeToken escapes one JSON pointer token (RFC 6901).
-func escapeToken(s string) string { return tokenEscaper.Replace(s) }
+func escapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s // the usual key: no copy
+	}
+	return tokenEscaper.Replace(s)
+}
 
-func unescapeToken(s string) string { return tokenUnescaper.Replace(s) }
+func unescapeToken(s string) string {
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	return tokenUnescaper.Replace(s)
+}

@@ -11,6 +11,10 @@ import (
 
 // build turns a validated document into a Spec. It relies on validation:
 // every value has the type and range the schema promises.
+//
+// Positions are looked up from the YAML nodes directly, member by member
+// (memberNode, as convert reads the file), rather than by JSON pointer
+// from the root: a spec of 10 000 entries has some 100 000 of them.
 func (d *document) build(data []byte) *Spec {
 	root := d.value.(map[string]any)
 	s := &Spec{
@@ -27,21 +31,34 @@ func (d *document) build(data []byte) *Spec {
 		d.settingPos(defaultsPos, node, "/defaults", m)
 	}
 	list := root["benchmarks"].([]any)
-	s.Entries = make([]Entry, 0, len(list)) // an Entry is large: no regrowing
+	var items []*yaml.Node
+	if n, _ := d.node("/benchmarks"); deref(n) != nil && deref(n).Kind == yaml.SequenceNode {
+		items = deref(n).Content
+	}
+	// An Entry is large: the slice is allocated once and each entry
+	// built in place.
+	s.Entries = make([]Entry, len(list))
 	for i, e := range list {
-		s.Entries = append(s.Entries, d.entry(i, e.(map[string]any), s.Defaults, defaultsPos))
+		ptr := "/benchmarks/" + strconv.Itoa(i)
+		var node *yaml.Node
+		if len(items) == len(list) {
+			node = items[i]
+		} else {
+			node, _ = d.node(ptr)
+		}
+		d.entry(&s.Entries[i], i, ptr, node, e.(map[string]any), &s.Defaults, defaultsPos)
 	}
 	return s
 }
 
-func (d *document) entry(i int, m map[string]any, defaults Settings, defaultsPos map[string]Pos) Entry {
-	ptr := "/benchmarks/" + strconv.Itoa(i)
-	node, _ := d.node(ptr)
-	e := Entry{
+// entry builds into e the entry at ptr, whose node is node and whose
+// value is m.
+func (d *document) entry(e *Entry, i int, ptr string, node *yaml.Node, m map[string]any, defaults *Settings, defaultsPos map[string]Pos) {
+	*e = Entry{
 		Index:      i,
-		Pos:        d.pos(ptr),
+		Pos:        d.nodePos(node, ptr),
 		Include:    m["include"].(string),
-		IncludePos: d.posUnder(node, ptr, "/include"),
+		IncludePos: d.memberPos(node, ptr, "include"),
 		Params:     map[string][]string{},
 		ParamPos:   map[string]Pos{},
 		SettingPos: make(map[string]Pos, len(defaultsPos)+2*len(m)),
@@ -49,46 +66,104 @@ func (d *document) entry(i int, m map[string]any, defaults Settings, defaultsPos
 	}
 	maps.Copy(e.SettingPos, defaultsPos)
 	if ex, ok := m["exclude"].(string); ok {
-		e.Exclude, e.ExcludePos = ex, d.posUnder(node, ptr, "/exclude")
+		e.Exclude, e.ExcludePos = ex, d.memberPos(node, ptr, "exclude")
 	}
 	if pkg, ok := m["package"].(string); ok {
-		e.Package, e.PackagePos = pkg, d.posUnder(node, ptr, "/package")
+		e.Package, e.PackagePos = pkg, d.memberPos(node, ptr, "package")
 	}
 	d.settingPos(e.SettingPos, node, ptr, m)
-	params, _ := m["params"].(map[string]any)
-	for name, v := range params {
-		list, ok := v.([]any)
-		if !ok {
-			list = []any{v}
-		}
-		for _, x := range list {
-			e.Params[name] = append(e.Params[name], paramString(x))
-		}
-		rel := "/params/" + escapeToken(name)
-		e.ParamPos[name] = d.posUnder(node, ptr, rel)
-		if _, k := nodeAt(node, rel); k != nil {
-			e.ParamPos[name] = Pos{File: d.path, Line: k.Line, Col: k.Column}
+	if params, _ := m["params"].(map[string]any); len(params) > 0 {
+		pn := member(node, "params")
+		for name, v := range params {
+			list, ok := v.([]any)
+			if !ok {
+				list = []any{v}
+			}
+			if len(list) > 0 {
+				vals := make([]string, len(list))
+				for j, x := range list {
+					vals[j] = paramString(x)
+				}
+				e.Params[name] = vals
+			}
+			if k, _ := mappingMember(pn, name); k != nil {
+				e.ParamPos[name] = Pos{File: d.path, Line: k.Line, Col: k.Column}
+			} else {
+				e.ParamPos[name] = d.memberPos(pn, ptr+"/params", name)
+			}
 		}
 	}
 	apply(&e.Settings, m)
-	return e
 }
 
-// settingPos records in pos where the settings keys of m (at ptr) are,
-// phases key by key ("warmup.time").
+// settingPos records in pos where the settings keys of m (at ptr, whose
+// node is node) are, phases key by key ("warmup.time").
 func (d *document) settingPos(pos map[string]Pos, node *yaml.Node, ptr string, m map[string]any) {
 	for k, v := range m {
 		switch k {
 		case "include", "exclude", "params", "package":
 			continue
 		}
-		pos[k] = d.posUnder(node, ptr, "/"+escapeToken(k))
+		pos[k] = d.memberPos(node, ptr, k)
 		if sub, ok := v.(map[string]any); ok && (k == "warmup" || k == "measurement") {
+			pn := member(node, k)
 			for sk := range sub {
-				pos[k+"."+sk] = d.posUnder(node, ptr, "/"+k+"/"+escapeToken(sk))
+				pos[phaseKey(k, sk)] = d.memberPos(pn, ptr+"/"+k, sk)
 			}
 		}
 	}
+}
+
+// phaseKey is k+"."+sk, without allocating for the keys a phase has.
+func phaseKey(k, sk string) string {
+	switch k + "." + sk {
+	case "warmup.iterations":
+		return "warmup.iterations"
+	case "warmup.time":
+		return "warmup.time"
+	case "warmup.batch_size":
+		return "warmup.batch_size"
+	case "measurement.iterations":
+		return "measurement.iterations"
+	case "measurement.time":
+		return "measurement.time"
+	case "measurement.batch_size":
+		return "measurement.batch_size"
+	}
+	return k + "." + sk
+}
+
+// mappingMember is memberNode for a node that may be an alias, or not a
+// mapping (then nils).
+func mappingMember(n *yaml.Node, name string) (key, val *yaml.Node) {
+	if n = deref(n); n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	return memberNode(n, name, 0)
+}
+
+// member is the value node of member name of the mapping n, or nil.
+func member(n *yaml.Node, name string) *yaml.Node {
+	_, v := mappingMember(n, name)
+	return v
+}
+
+// nodePos is the position of the value at ptr, whose node is n: pos(ptr)
+// without looking the node up again.
+func (d *document) nodePos(n *yaml.Node, ptr string) Pos {
+	if n != nil && n.Line > 0 {
+		return Pos{File: d.path, Line: n.Line, Col: max(n.Column, 1)}
+	}
+	return d.pos(ptr)
+}
+
+// memberPos is the position of member name of the mapping at ptr, whose
+// node is n: pos(ptr + "/" + name), looked up from n.
+func (d *document) memberPos(n *yaml.Node, ptr, name string) Pos {
+	if v := member(n, name); v != nil && v.Line > 0 {
+		return Pos{File: d.path, Line: v.Line, Col: max(v.Column, 1)}
+	}
+	return d.pos(ptr + "/" + escapeToken(name))
 }
 
 // paramString is how a param value reaches the benchmark body: strings as

@@ -177,10 +177,14 @@ func (d *document) duplicateKeys(root *yaml.Node) {
 		if n.Kind != yaml.MappingNode {
 			continue
 		}
+		if len(n.Content) <= 2*smallMapping {
+			d.duplicateKeysSmall(n)
+			continue
+		}
 		seen := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := deref(n.Content[i])
-			if k == nil || k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
+			k := scalarKey(n.Content[i])
+			if k == nil {
 				continue
 			}
 			if first, dup := seen[k.Value]; dup {
@@ -190,6 +194,40 @@ func (d *document) duplicateKeys(root *yaml.Node) {
 			seen[k.Value] = n.Content[i]
 		}
 	}
+}
+
+// smallMapping is the number of keys up to which duplicateKeys compares
+// every key with the earlier ones rather than building a map: a spec's
+// mappings are small, and a map for each of its ~30 000 would cost more
+// than the comparisons.
+const smallMapping = 16
+
+// duplicateKeysSmall is duplicateKeys for one mapping of at most
+// smallMapping keys: the same errors, without a map.
+func (d *document) duplicateKeysSmall(n *yaml.Node) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := scalarKey(n.Content[i])
+		if k == nil {
+			continue
+		}
+		for j := 0; j < i; j += 2 {
+			if f := scalarKey(n.Content[j]); f != nil && f.Value == k.Value {
+				first := n.Content[j]
+				d.errorNode(n.Content[i], "duplicate key %q (first defined at line %d, column %d)", k.Value, first.Line, first.Column)
+				break
+			}
+		}
+	}
+}
+
+// scalarKey is the scalar a mapping key is (through an alias), or nil for
+// a merge key (<<) or a key that is not a scalar.
+func scalarKey(kn *yaml.Node) *yaml.Node {
+	k := deref(kn)
+	if k == nil || k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
+		return nil
+	}
+	return k
 }
 
 // path is a JSON pointer built only when needed (an error): convert
