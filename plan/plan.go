@@ -43,7 +43,7 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 		scope   *scope
 		matched []string
 	}
-	var sels []selection
+	sels := make([]selection, 0, entryCount(specs))
 	total := 0
 	for _, s := range specs {
 		if p.Suite == "" {
@@ -133,6 +133,15 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 		return nil, errs
 	}
 	return p, nil
+}
+
+// entryCount is the number of entries of specs.
+func entryCount(specs []*spec.Spec) int {
+	n := 0
+	for _, s := range specs {
+		n += len(s.Entries)
+	}
+	return n
 }
 
 // match returns the registered names an entry selects, like go test

@@ -288,7 +288,7 @@ func (d *document) convert(n *yaml.Node, ptr *path, depth int) (any, bool) {
 	case yaml.SequenceNode:
 		list := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			v, ok := d.convert(c, &path{parent: ptr, index: i}, depth+1)
+			v, ok := d.convertChild(c, ptr, "", i, depth+1)
 			if !ok {
 				return nil, false
 			}
@@ -301,6 +301,19 @@ func (d *document) convert(n *yaml.Node, ptr *path, depth int) (any, bool) {
 	default:
 		return d.scalar(n, ptr), true
 	}
+}
+
+// convertChild is convert for the member key (index -1) or the item
+// index of the value at parent. A scalar, most values, is converted
+// with its path on the stack: only containers keep theirs, for their
+// own members.
+func (d *document) convertChild(n *yaml.Node, parent *path, key string, index int, depth int) (any, bool) {
+	if n.Kind == yaml.ScalarNode && d.count < maxValues && depth <= maxDepth {
+		d.count++
+		p := path{parent: parent, key: key, index: index}
+		return d.scalar(n, &p), true
+	}
+	return d.convert(n, &path{parent: parent, key: key, index: index}, depth)
 }
 
 // members adds the pairs of mapping n to m. Keys written in n come first;
@@ -322,8 +335,7 @@ func (d *document) members(m map[string]any, n *yaml.Node, ptr *path, depth int)
 		if _, dup := m[k.Value]; dup {
 			continue // reported by duplicateKeys, or overridden by a merge
 		}
-		p := &path{parent: ptr, key: k.Value, index: -1}
-		v, ok := d.convert(vn, p, depth+1)
+		v, ok := d.convertChild(vn, ptr, k.Value, -1, depth+1)
 		if !ok {
 			return false
 		}
@@ -361,11 +373,20 @@ func (d *document) scalar(n *yaml.Node, ptr *path) any {
 	case "!!null":
 		return nil
 	case "!!bool":
+		switch n.Value { // the usual spellings, without a decoder
+		case "true":
+			return true
+		case "false":
+			return false
+		}
 		var b bool
 		if err := n.Decode(&b); err == nil {
 			return b
 		}
 	case "!!int":
+		if v, ok := plainDecimal(n.Value); ok {
+			return v
+		}
 		var v any
 		if err := n.Decode(&v); err == nil {
 			switch v := v.(type) {
@@ -401,6 +422,23 @@ func (d *document) scalar(n *yaml.Node, ptr *path) any {
 	d.errorNode(n, "%s: %q is not a valid %s", d.display(ptr.String()), n.Value, tag)
 	d.bad[ptr.String()] = true
 	return nil
+}
+
+// plainDecimal parses the usual integer of a spec, an optional minus and
+// decimal digits without a leading zero, as yaml.v3 would (it reads
+// "010" as octal, "1_000" as 1000: those take the decoder's way).
+func plainDecimal(s string) (int64, bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || len(digits) > 18 || digits[0] == '0' && len(digits) > 1 {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	return v, err == nil
 }
 
 // deref follows an alias to its anchored node.
