@@ -18,6 +18,7 @@ import (
 	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/suitetest"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/compare"
 )
 
 // The nightly features end to end: several specs in one plan, a results
@@ -192,6 +193,12 @@ func TestInterleavedOrder(t *testing.T) {
 	declared, _ := readReport(t, declaredOut)
 	if diff := cmp.Diff(shape(declared), shape(rep)); diff != "" {
 		t.Errorf("the interleaved report differs from the declared one (-declared +interleaved):\n%s", diff)
+	}
+	// compare reads the order each report recorded: the declared side's
+	// forks ran back to back, and the comparison says so.
+	res := compare.Compare(declared, rep, compare.Options{Threshold: 0.05})
+	if len(res.Notes) != 1 || !strings.HasPrefix(res.Notes[0], "base ran in declared order") {
+		t.Errorf("compare of the declared (base) and interleaved (new) reports: notes %q, want one on base's declared order", res.Notes)
 	}
 }
 

@@ -22,9 +22,11 @@ func runCompare(e *cli.Env, args []string) int {
 			"wholly within it, unchanged; across it, inconclusive (\"no change shown\"\n"+
 			"when not significant), with the forks a side that would decide it. With\n"+
 			"--threshold 0 nothing is unchanged: no interval lies within ±0.\n"+
-			"Runs on one side only are listed. It exits 1 when a run\n"+
-			"regressed or failed in NEW, 2 on bad usage or an unreadable report, and 0\n"+
-			"otherwise.")
+			"Runs on one side only are listed. Forks that ran back to back share the\n"+
+			"machine's state of those seconds: run batches meant for compare with\n"+
+			"--order interleaved (a side in declared order gets a note). It exits 1\n"+
+			"when a run regressed or failed in NEW, 2 on bad usage or an unreadable\n"+
+			"report, and 0 otherwise.")
 	threshold := fs.String("threshold", "5%", "smallest change that counts, in percent (the % is optional); the confidence interval must lie beyond it")
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the t-test")
 	format := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))

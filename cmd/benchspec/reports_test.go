@@ -102,6 +102,34 @@ func TestCompareNeverSaysUnchangedForAWideInterval(t *testing.T) {
 	}
 }
 
+// TestCompareNotesDeclaredOrder: two reports whose forks ran in
+// declared order get a note, in the table and in the JSON, that says so
+// and how batches for compare should run; the verdicts and exit status
+// are those without it.
+func TestCompareNotesDeclaredOrder(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{baseJSON, slowJSON} {
+		rep := readFixture(t, name)
+		rep.Order = &report.Order{Kind: "declared"}
+		paths = append(paths, writeFixture(t, dir, filepath.Base(name), rep))
+	}
+	status, stdout, _ := runCmd(t, "compare", paths[0], paths[1])
+	if status != exitFail || strings.Count(stdout, "REGRESSION") != 1 ||
+		!strings.Contains(stdout, "\nNote: base and new ran in declared order: each run's forks ran back to back") ||
+		!strings.Contains(stdout, "run batches meant for compare with --order interleaved") {
+		t.Errorf("compare of declared-order reports: status %d, want 1, one regression and the note:\n%s", status, stdout)
+	}
+	_, stdout, _ = runCmd(t, "compare", "--format", "json", paths[0], paths[1])
+	var res struct{ Notes []string }
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || len(res.Notes) != 1 || !strings.HasPrefix(res.Notes[0], "base and new ran in declared order") {
+		t.Errorf("compare --format json: notes %q, %v; want the note", res.Notes, err)
+	}
+	if _, stdout, _ := runCmd(t, "compare", baseJSON, slowJSON); strings.Contains(stdout, "Note:") {
+		t.Errorf("compare of reports that do not record their order has a note:\n%s", stdout)
+	}
+}
+
 func TestMergeCommand(t *testing.T) {
 	dir := t.TempDir()
 	rep := readFixture(t, baseJSON)

@@ -42,6 +42,16 @@
 //     harness's empty loop, whose cost changes from process to process
 //     with the core's state, not the benchmark's work. Inconclusive,
 //     naming the side and the verdict it would have been.
+//   - A side whose forks ran in declared order (each run's forks back to
+//     back) gets a note in Result.Notes when interleaving would have
+//     changed something (two runs or more, one with two forks or more):
+//     forks that run within seconds of each other share the machine's
+//     state of those seconds, so on a machine whose speed drifts they
+//     vary less than two batches do, and the interval, which counts
+//     them as independent, is too narrow. On the 2-core VM of the README
+//     the share of the fork means' variance that a batch carried was
+//     0.2–0.7 for most seeds benchmarks; --order interleaved spreads each
+//     run's forks over the batch. The note does not change a verdict.
 //
 // Welch's test compares means, the quantity JMH's score is, without
 // assuming equal variances, and gives a confidence interval of the
@@ -140,6 +150,9 @@ type Result struct {
 	Pairs     []Pair  `json:"pairs"`     // in the base's run order
 	OnlyBase  []Run   `json:"only_base"` // runs missing from the new report
 	OnlyNew   []Run   `json:"only_new"`  // runs missing from the base report
+	// Notes say what the reader should know about the comparison as a
+	// whole: a side whose forks ran in declared order.
+	Notes []string `json:"notes"`
 }
 
 // Count returns the number of pairs with verdict v.
@@ -170,7 +183,10 @@ func Compare(base, new *report.Report, opts Options) *Result {
 		opts.Alpha = DefaultAlpha
 	}
 	res := &Result{BaseName: "base", NewName: "new", Threshold: opts.Threshold, Alpha: opts.Alpha,
-		Test: Test, Pairs: []Pair{}, OnlyBase: []Run{}, OnlyNew: []Run{}}
+		Test: Test, Pairs: []Pair{}, OnlyBase: []Run{}, OnlyNew: []Run{}, Notes: []string{}}
+	if note := declaredNote(base, new); note != "" {
+		res.Notes = append(res.Notes, note)
+	}
 	inNew := make(map[string]*report.Run, len(new.Runs))
 	for i := range new.Runs {
 		inNew[new.Runs[i].Key] = &new.Runs[i]
@@ -220,6 +236,37 @@ func busy(r *report.Report, name string) string {
 		}
 	}
 	return ""
+}
+
+// declaredText is the note of a comparison whose sides (named at %s)
+// ran their forks in declared order.
+const declaredText = "%s ran in declared order: each run's forks ran back to back and shared the machine's state of those seconds, so they can vary less than two batches do and an interval that counts them as independent is too narrow; run batches meant for compare with --order interleaved, which spreads each run's forks over the batch"
+
+// declaredNote returns declaredText for the sides whose forks ran in
+// declared order where another order would have spread them: at least
+// two runs, one with at least two measured forks. A report that does
+// not record its order (a merge of reports in different orders) gets
+// none.
+func declaredNote(base, new *report.Report) string {
+	var sides []string
+	for _, s := range []struct {
+		name string
+		r    *report.Report
+	}{{"base", base}, {"new", new}} {
+		if s.r.Order == nil || s.r.Order.Kind != "declared" || len(s.r.Runs) < 2 {
+			continue
+		}
+		for i := range s.r.Runs {
+			if m := s.r.Runs[i].Primary; m != nil && len(forkMeans(m, 1)) >= 2 {
+				sides = append(sides, s.name)
+				break
+			}
+		}
+	}
+	if len(sides) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(declaredText, strings.Join(sides, " and "))
 }
 
 // deadCode returns, for a run flagged DEAD_CODE (its score is within

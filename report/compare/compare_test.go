@@ -358,3 +358,55 @@ func TestSignificantButUndecided(t *testing.T) {
 	}
 	t.Fatal("no counter.Inc1#avgt pair")
 }
+
+// TestDeclaredOrderNote: a side whose runs' forks ran back to back
+// (declared order, several runs, forks to spread) gets a note that names
+// it and says how to run batches for compare; another order, a single
+// run or a report that does not record its order gets none, and no
+// verdict changes.
+func TestDeclaredOrderNote(t *testing.T) {
+	order := func(r *report.Report, kind string) *report.Report {
+		if kind != "" {
+			r.Order = &report.Order{Kind: kind}
+		}
+		return r
+	}
+	single := func(r *report.Report) *report.Report {
+		r.Runs = r.Runs[:1]
+		return r
+	}
+	plain := Compare(load(t, baseFile), load(t, slowFile), Options{Threshold: 0.05})
+	for _, c := range []struct {
+		name      string
+		base, new *report.Report
+		want      string // the note's start; "" for none
+	}{
+		{"both declared", order(load(t, baseFile), "declared"), order(load(t, slowFile), "declared"), "base and new ran in declared order"},
+		{"new declared", order(load(t, baseFile), "interleaved"), order(load(t, slowFile), "declared"), "new ran in declared order"},
+		{"base declared", order(load(t, baseFile), "declared"), order(load(t, slowFile), "random"), "base ran in declared order"},
+		{"interleaved", order(load(t, baseFile), "interleaved"), order(load(t, slowFile), "interleaved"), ""},
+		{"order not recorded", load(t, baseFile), load(t, slowFile), ""},
+		{"one run a side", single(order(load(t, baseFile), "declared")), single(order(load(t, slowFile), "declared")), ""},
+	} {
+		res := Compare(c.base, c.new, Options{Threshold: 0.05})
+		var text strings.Builder
+		if err := Write(&text, res, "text"); err != nil {
+			t.Fatal(err)
+		}
+		if c.want == "" {
+			if len(res.Notes) != 0 || strings.Contains(text.String(), "Note:") {
+				t.Errorf("%s: notes %q, want none", c.name, res.Notes)
+			}
+			continue
+		}
+		if len(res.Notes) != 1 || !strings.HasPrefix(res.Notes[0], c.want) || !strings.Contains(res.Notes[0], "--order interleaved") {
+			t.Errorf("%s: notes %q, want one starting %q that names --order interleaved", c.name, res.Notes, c.want)
+		}
+		if !strings.Contains(text.String(), "\nNote: "+c.want) {
+			t.Errorf("%s: the text output lacks the note:\n%s", c.name, text.String())
+		}
+		if c.name != "one run a side" && !cmp.Equal(verdicts(res), verdicts(plain)) {
+			t.Errorf("%s: verdicts %v, want those without the note %v", c.name, verdicts(res), verdicts(plain))
+		}
+	}
+}

@@ -79,6 +79,9 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 			fmt.Fprintf(&b, "  - %s\n", label(r))
 		}
 	}
+	for _, n := range res.Notes {
+		b.WriteString("\nNote: " + n + ".\n")
+	}
 	var reasons []string
 	for _, p := range res.Pairs {
 		if p.Reason != "" {
