@@ -283,7 +283,7 @@ func forkOf(mode spec.Mode, unit float64, f *protocol.ForkResult) Fork {
 		PID:        f.PID,
 		ExitStatus: f.ExitStatus,
 		WallNs:     int64(f.Wall),
-		Timer:      Timer{ResolutionNs: positive(f.Timer.ResolutionNs), OverheadNs: positive(f.Timer.OverheadNs), BaselineNs: optionalFloats(f.Timer.BaselineNs)},
+		Timer:      Timer{ResolutionNs: positive(f.Timer.ResolutionNs), OverheadNs: positive(f.Timer.OverheadNs), BaselineNs: optionalFloats(f.Timer.BaselineNs), BaselineInvocationsNs: optionalFloats(f.Timer.BaselineInvocationsNs)},
 		Iterations: make([]Iteration, len(f.Iterations)),
 		Metrics:    floatMap(f.Metrics),
 		Profiles:   f.Profiles,

@@ -343,9 +343,12 @@ type Fork struct {
 type Timer struct {
 	ResolutionNs Float `json:"resolution_ns"`
 	OverheadNs   Float `json:"overhead_ns"`
-	// BaselineNs is the empty loop measured with the same Loop before the
-	// benchmark, ns per call per iteration; omitted when not measured.
-	BaselineNs []Float `json:"baseline_ns,omitempty"`
+	// BaselineNs is the empty loop `for b.Loop() {}` measured with the
+	// same Loop before the benchmark, ns per call per iteration, and
+	// BaselineInvocationsNs the same for `for range b.Invocations() {}`
+	// (protocol.TimerCalibration); omitted when not measured.
+	BaselineNs            []Float `json:"baseline_ns,omitempty"`
+	BaselineInvocationsNs []Float `json:"baseline_invocations_ns,omitempty"`
 }
 
 // Iteration is one warmup or measurement iteration of a fork.

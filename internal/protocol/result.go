@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"math"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol/hist"
@@ -47,10 +48,35 @@ func (f *ForkResult) Failed() bool { return f.Err != "" }
 type TimerCalibration struct {
 	ResolutionNs float64 `json:"resolution_ns"` // smallest observed non-zero step
 	OverheadNs   float64 `json:"overhead_ns"`   // mean cost of one clock read
-	// BaselineNs is the empty loop body measured with the same Loop in
-	// avgt mode, ns/op per iteration: the floor under which a score is
+	// BaselineNs is the empty loop body written `for b.Loop() {}`,
+	// measured with the fork's own Loop in avgt mode before the
+	// benchmark, ns/op per iteration; BaselineInvocationsNs the same
+	// for `for range b.Invocations() {}`. Their fastest iteration
+	// (BaselineFloorNs) is the floor under which a score is
 	// indistinguishable from no work at all (dead code).
-	BaselineNs []float64 `json:"baseline_ns,omitempty"`
+	BaselineNs            []float64 `json:"baseline_ns,omitempty"`
+	BaselineInvocationsNs []float64 `json:"baseline_invocations_ns,omitempty"`
+}
+
+// BaselineFloorNs is what one empty loop iteration costs in the fork: the
+// fastest iteration of its baseline in either loop form, or 0 when it
+// measured none (or only values that are not positive numbers). The
+// fastest, because another process can only add time to an empty loop,
+// never take it away: a spell of interference that slows most of the
+// baseline's iterations leaves the floor where it is. Either form,
+// because the fork measures its baseline before the body runs, and so
+// before it shows which form it uses: the cheaper one is the lower floor,
+// and a body judged dead against it is dead against either.
+func (t *TimerCalibration) BaselineFloorNs() float64 {
+	floor := 0.0
+	for _, xs := range [][]float64{t.BaselineNs, t.BaselineInvocationsNs} {
+		for _, x := range xs {
+			if x > 0 && x < math.Inf(1) && (floor == 0 || x < floor) {
+				floor = x
+			}
+		}
+	}
+	return floor
 }
 
 // Iteration is one warmup or measurement iteration as measured in the

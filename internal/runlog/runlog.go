@@ -141,8 +141,8 @@ func (l *Log) Iteration(r *plan.Run, fork int, it *protocol.Iteration) {
 // ForkEnd writes a fork's failure with the tail of its output.
 func (l *Log) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 	l.est.End(r, f.Wall)
-	if b := f.Timer.BaselineNs; len(b) > 0 && !f.Failed() {
-		l.printf("# Empty loop in this fork: %s ns per call (median of %d; the baseline DEAD_CODE compares with)\n", format.Score(report.Float(medianOf(b))), len(b))
+	if floor := f.Timer.BaselineFloorNs(); floor > 0 && !f.Failed() {
+		l.printf("# Empty loop in this fork: %s ns per call (the fastest of %s; the floor DEAD_CODE compares with)\n", format.Score(report.Float(floor)), baselineForms(&f.Timer))
 	}
 	if f.Failed() {
 		l.printf("<failure: %s>\n", f.Err)
@@ -324,33 +324,41 @@ func clock(d time.Duration) string {
 	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
 }
 
-// baselines is the line under a result that shows the empty loop each
-// measured fork timed before its benchmark (the median of its baseline
-// iterations): what one loop iteration cost in that process. A spread
-// between forks here is the loop's or the machine's, not the body's.
-// Empty with fewer than two such forks.
-func baselines(forks []protocol.ForkResult) string {
-	var meds []float64
-	for _, f := range forks {
-		if !f.Warmup && !f.Failed() && len(f.Timer.BaselineNs) > 0 {
-			meds = append(meds, medianOf(f.Timer.BaselineNs))
+// baselineForms says what the fork's baseline measured: per loop form,
+// its iterations and the fastest of them.
+func baselineForms(t *protocol.TimerCalibration) string {
+	var parts []string
+	for _, f := range []struct {
+		name string
+		xs   []float64
+	}{{"for b.Loop()", t.BaselineNs}, {"for range b.Invocations()", t.BaselineInvocationsNs}} {
+		one := protocol.TimerCalibration{BaselineNs: f.xs}
+		if floor := one.BaselineFloorNs(); floor > 0 {
+			parts = append(parts, fmt.Sprintf("%d iterations of %s, fastest %s", len(f.xs), f.name, format.Score(report.Float(floor))))
 		}
 	}
-	if len(meds) < 2 {
-		return ""
-	}
-	each := make([]string, len(meds))
-	for i, m := range meds {
-		each[i] = format.Score(report.Float(m))
-	}
-	return fmt.Sprintf("  empty loop per fork: %s ns per call (max/min %.2f)", strings.Join(each, ", "), slices.Max(meds)/slices.Min(meds))
+	return strings.Join(parts, ", ")
 }
 
-func medianOf(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if n := len(s); n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
+// baselines is the line under a result that shows the empty loop each
+// measured fork timed before its benchmark (its floor, the fastest
+// baseline iteration, which DEAD_CODE compares with): what one loop
+// iteration cost in that process. A spread between forks here is the
+// loop's or the machine's, not the body's. Empty with fewer than two
+// such forks.
+func baselines(forks []protocol.ForkResult) string {
+	var floors []float64
+	for _, f := range forks {
+		if floor := f.Timer.BaselineFloorNs(); !f.Warmup && !f.Failed() && floor > 0 {
+			floors = append(floors, floor)
+		}
 	}
-	return s[len(s)/2]
+	if len(floors) < 2 {
+		return ""
+	}
+	each := make([]string, len(floors))
+	for i, m := range floors {
+		each[i] = format.Score(report.Float(m))
+	}
+	return fmt.Sprintf("  empty loop per fork: %s ns per call (fastest iteration; max/min %.2f)", strings.Join(each, ", "), slices.Max(floors)/slices.Min(floors))
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
-	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -92,46 +91,99 @@ func median(xs []float64) float64 {
 	return xs[len(xs)/2]
 }
 
-// Baseline measures the empty loop body with the same Loop the benchmark
-// uses, in avgt mode: iterations of d each, ns/op per iteration. A score
-// that cannot be told from it measures the harness, not the benchmark.
+// Baseline measures the empty loop body written `for b.Loop() {}` with
+// the fork's own Loop, in avgt mode: a warmup iteration, then iterations
+// iterations of d each, ns/op per iteration. A score that cannot be told
+// from it measures the harness, not the benchmark.
 func Baseline(c Clock, iterations int, d time.Duration) []float64 {
-	a := &protocol.Assignment{Run: plan.Run{Key: "baseline", Mode: spec.ModeAverageTime, Settings: spec.Settings{
-		Warmup:           spec.Iterations{Iterations: 1, Time: d, BatchSize: 1},
+	return baselineRun(c, emptyLoop, 1, iterations, d)
+}
+
+// emptyLoop and emptyInvocations are the two forms of the empty body.
+func emptyLoop(b *B) {
+	for b.Loop() {
+	}
+}
+
+func emptyInvocations(b *B) {
+	for range b.Invocations() {
+	}
+}
+
+// baselineRun runs body on the calling goroutine (no goroutine to start,
+// unlike RunFork: the baseline is the harness's own empty body, which
+// cannot panic or exit its goroutine) through warmup and measurement
+// iterations of d each, and returns the measured ns/op.
+func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration) []float64 {
+	s := spec.Settings{
+		Warmup:           spec.Iterations{Iterations: warmup, Time: d, BatchSize: 1},
 		Measurement:      spec.Iterations{Iterations: iterations, Time: d, BatchSize: 1},
 		OpsPerInvocation: 1, Threads: 1,
-	}}}
-	var out []float64
-	RunFork(a, func(b *B) {
-		for b.Loop() {
-		}
-	}, c, SystemRand(), func(it *protocol.Iteration) error {
+	}
+	out := make([]float64, 0, iterations)
+	g := newGroup(1, spec.ModeAverageTime, nil, func(it *protocol.Iteration) error {
 		if it.Phase == protocol.PhaseMeasurement {
 			out = append(out, it.TimeNs/it.Ops)
 		}
 		return nil
 	})
+	b := new(B)
+	b.r = newRunner(&s, spec.ModeAverageTime, c, nil, g)
+	body(b)
 	return out
 }
 
 // CalibrateFork is what every fork measures before its benchmark: the
-// clock (Calibrate) and the empty-loop baseline, a warmup and
-// BaselineIterations iterations of BaselineTime each. Together they take
-// about 1.5 ms of the fork's start (they took 6.5 ms with iterations of
-// 1 ms). The baseline's median is what DEAD_CODE compares a call with,
-// against a factor of 2: iterations of 200 µs hold about half a million
-// empty invocations, and the loop reads the clock about a hundred times
-// per iteration (a 1 % bias at most), while the median of five is immune
-// to one preempted iteration. examples/selfbench prints how far the
-// median is from one over 5 × 10 ms in the same process.
+// clock (Calibrate) and the empty-loop baseline in both forms a body can
+// take, `for b.Loop()` (BaselineNs) and `for range b.Invocations()`
+// (BaselineInvocationsNs): a warmup iteration of each, then
+// BaselineIterations iterations of BaselineTime of each, taken in turn.
+// Together they take about 1.3 ms of the fork's start, what one form took
+// in iterations of 200 µs.
+//
+// DEAD_CODE compares a call with the fastest of all these iterations
+// (protocol.TimerCalibration.BaselineFloorNs). The fastest, because
+// interference only ever adds time to an empty loop: the median of 5
+// iterations moves with a spell that slows three of them (in 40 idle
+// seeds runs one fork's baseline caught such a spell, and counter.Inc1
+// and counter.Inc2 each got a false DEAD_CODE at 2.9×; on this 2-core VM
+// a busy sibling CPU makes the empty loop take 0.55 ns instead of 0.29
+// while it lasts), the fastest iteration does not. Taking the forms in
+// turn spreads each form's iterations over the whole millisecond.
+//
+// Both forms, because the fork measures before the body runs, and so
+// before it shows which form it uses. They cost the same in most
+// processes (0.29 ns each on the 2-core AMD EPYC VM); where they do not,
+// the cheaper one is the lower floor, so a body compared with it is
+// judged dead less often, never more: the conservative choice, since a
+// false alarm is the worse error (diag's package doc). It misses a dead
+// body written in the dearer form only where that form costs over 3× the
+// other in the same process.
+//
+// An iteration of 100 µs holds about 300 000 empty invocations; the loop
+// reads the clock about a hundred times per iteration (about 3 µs at
+// 29 ns a read; the fastest of 5 × 100 µs measured within 1 % of the
+// fastest of 3 × 10 ms in the same process here), which makes the floor
+// a little high, never low. examples/selfbench
+// prints how far the median of the `for b.Loop()` iterations is from one
+// over 5 × 10 ms in the same process.
 func CalibrateFork(c Clock) protocol.TimerCalibration {
 	cal := Calibrate(c)
-	cal.BaselineNs = Baseline(c, BaselineIterations, BaselineTime)
+	cal.BaselineNs = make([]float64, 0, BaselineIterations)
+	cal.BaselineInvocationsNs = make([]float64, 0, BaselineIterations)
+	for i := range BaselineIterations {
+		warmup := 0
+		if i == 0 {
+			warmup = 1
+		}
+		cal.BaselineNs = append(cal.BaselineNs, baselineRun(c, emptyLoop, warmup, 1, BaselineTime)...)
+		cal.BaselineInvocationsNs = append(cal.BaselineInvocationsNs, baselineRun(c, emptyInvocations, warmup, 1, BaselineTime)...)
+	}
 	return cal
 }
 
-// The empty-loop baseline of every fork (CalibrateFork).
+// The empty-loop baseline of every fork (CalibrateFork), per form.
 const (
 	BaselineIterations = 5
-	BaselineTime       = 200 * time.Microsecond
+	BaselineTime       = 100 * time.Microsecond
 )
