@@ -3,69 +3,110 @@ package diag
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/spec"
 )
 
 // deadCode fires when one call of the body costs less than DeadCodeRatio
-// times the empty loop in every fork: each fork measures the empty body
-// with the same Loop before its benchmark (TimerCalibration.BaselineNs),
-// and an empty loop iteration takes about one cycle, so below twice the
-// baseline the body adds less than a cycle — its work was compiled
-// away, or it is too small to measure. Each fork is compared with its own
-// baseline, because the cost of a loop iteration is a property of the
-// process (where its code and data landed): a body measured in a fork
-// whose loop ran slow, against the baseline of a fork whose loop ran
-// fast, looks alive or dead by accident. Every iteration's call time is
-// divided by its own fork's median baseline, and the median of these
-// ratios over all forks decides, so that neither a preempted iteration
-// nor one disturbed fork does.
+// times an empty loop iteration of its own fork: each fork measures the
+// empty body before its benchmark, in both loop forms
+// (TimerCalibration.BaselineNs and BaselineInvocationsNs), and an empty
+// loop iteration takes about one cycle, so below three times it the body
+// adds less than about two cycles — its work was compiled away, or it is
+// too small to measure.
+//
+// The empty loop's cost is the fork's floor, the fastest of its baseline
+// iterations in either form (TimerCalibration.BaselineFloorNs):
+// interference only ever adds time to an empty loop, so the fastest
+// iteration is the one it touched least, and a spell that slows most of
+// the baseline leaves the floor where it is, where it moved the median
+// (in 40 idle seeds runs, counter.Inc1 and counter.Inc2 each drew a false
+// DEAD_CODE at 2.9× that way). Either form, because the fork measures
+// before its body shows which form it uses: the cheaper one is the lower
+// floor, so DEAD_CODE fires less often against it, never more (a false
+// alarm is the worse error). Each fork is compared with its own floor,
+// because the cost of a loop iteration is a property of the process
+// (where its code and data landed): a body measured in a fork whose loop
+// ran slow, against the baseline of a fork whose loop ran fast, looks
+// alive or dead by accident. Every measured iteration's call time is
+// divided by its own fork's floor, and the median of these ratios over
+// all forks decides, so that neither a preempted iteration nor one
+// disturbed fork does. Load that lasts slows the body's iterations too,
+// which raises the ratio; only a spell that covers every baseline
+// iteration of a fork, in both forms, and spares its body lowers it.
 func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
-	var base, calls, rel, ratios []float64
+	var floors, loops, invs, base, calls, rel, ratios []float64
 	for i := range in.Forks {
-		b, c := in.Forks[i].Timer.BaselineNs, callTimes(in, i)
-		if len(b) == 0 || len(c) == 0 || !finite(b) || !finite(c) {
+		t := &in.Forks[i].Timer
+		floor, c := t.BaselineFloorNs(), callTimes(in, i)
+		if !(floor > 0) || len(c) == 0 || !finite(c) {
 			continue
 		}
-		// Medians on both sides, so that a busy machine inflates both
-		// alike; one preempted baseline iteration can raise the
-		// baseline's mean tenfold.
-		bm := median(b)
-		if bm <= 0 {
-			return nil
-		}
 		for _, x := range c {
-			rel = append(rel, x/bm)
+			rel = append(rel, x/floor)
 		}
-		base, calls, ratios = append(base, b...), append(calls, c...), append(ratios, median(c)/bm)
+		floors, ratios = append(floors, floor), append(ratios, median(c)/floor)
+		calls = append(calls, c...)
+		for _, b := range [][]float64{t.BaselineNs, t.BaselineInvocationsNs} {
+			if finite(b) {
+				base = append(base, b...)
+			}
+		}
+		loops = appendFloor(loops, t.BaselineNs)
+		invs = appendFloor(invs, t.BaselineInvocationsNs)
 	}
 	if len(rel) == 0 || median(rel) >= th.DeadCodeRatio {
 		return nil
 	}
 	b, c := intervalOf(base), intervalOf(calls)
-	bm, cm := median(base), median(calls)
+	fm, cm := median(floors), median(calls)
 	ratio := median(rel)
 	ev := map[string]float64{
 		"call_ns": cm, "call_mean_ns": c.mean, "call_ci_low": c.lo(), "call_ci_high": c.hi(),
-		"baseline_ns": bm, "baseline_mean_ns": b.mean, "baseline_ci_low": b.lo(), "baseline_ci_high": b.hi(),
+		"baseline_ns": fm, "baseline_mean_ns": b.mean, "baseline_ci_low": b.lo(), "baseline_ci_high": b.hi(),
 		"ratio": ratio,
+	}
+	var forms []string
+	if len(loops) > 0 {
+		ev["baseline_loop_ns"] = median(loops)
+		forms = append(forms, "for b.Loop() "+num(median(loops)))
+	}
+	if len(invs) > 0 {
+		ev["baseline_invocations_ns"] = median(invs)
+		forms = append(forms, "for range b.Invocations() "+num(median(invs)))
 	}
 	for i, r := range ratios {
 		ev["ratio_fork_"+strconv.Itoa(i+1)] = r
 	}
+	each := ""
+	if len(forms) > 0 {
+		each = " (by form: " + strings.Join(forms, ", ") + ")"
+	}
 	return []Diagnostic{{
 		Code:     DeadCode,
 		Severity: SeverityWarning,
-		Message: fmt.Sprintf("a call takes %s ns (median; mean %s, 99.9 %% CI [%s, %s]) against the empty loop's %s ns (median; mean %s, CI [%s, %s]); "+
-			"measured against each fork's own empty loop (median), a call takes %s× it (median over all iterations; fork medians %s), under %s×: "+
+		Message: fmt.Sprintf("a call takes %s ns (median; mean %s, 99.9 %% CI [%s, %s]) against an empty loop iteration's %s ns "+
+			"(each fork's fastest baseline iteration, median over the forks%s; all baseline iterations: mean %s, CI [%s, %s]); "+
+			"measured against each fork's own empty loop, a call takes %s× it (median over all iterations; fork medians %s), under %s×: "+
 			"the body adds less than about %s CPU cycles to an empty loop iteration (about one), so its work was probably compiled away, or is too small to measure. "+
 			"Pass its result to benchspec.Sink inside the loop, or make it depend on state the loop changes; "+
 			"if the benchmark measures the empty loop on purpose, ignore DEAD_CODE for it in the spec",
-			num(cm), num(c.mean), num(c.lo()), num(c.hi()), num(bm), num(b.mean), num(b.lo()), num(b.hi()),
+			num(cm), num(c.mean), num(c.lo()), num(c.hi()), num(fm), each, num(b.mean), num(b.lo()), num(b.hi()),
 			num(ratio), list(ratios, num), num(th.DeadCodeRatio), num(th.DeadCodeRatio-1)),
 		Evidence: ev,
 	}}
+}
+
+// appendFloor appends the fastest positive, finite value of xs to floors,
+// if it has one.
+func appendFloor(floors, xs []float64) []float64 {
+	t := protocol.TimerCalibration{BaselineNs: xs}
+	if f := t.BaselineFloorNs(); f > 0 {
+		floors = append(floors, f)
+	}
+	return floors
 }
 
 // callTimes returns, per measurement iteration of measured fork i, the

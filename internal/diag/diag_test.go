@@ -581,3 +581,96 @@ func TestDeadCodePerFork(t *testing.T) {
 		t.Errorf("median ratio = %v, want about 1.3", r)
 	}
 }
+
+// The empty loop's cost is each fork's fastest baseline iteration, not
+// their median: a spell of interference that slows three of a fork's
+// five baseline iterations (here to 1.55×, as a busy sibling CPU does)
+// moved the median, and made real work at 3.5× the loop look dead at
+// 2.9× (the way counter.Inc1 and Inc2 each drew a false DEAD_CODE at
+// 2.9× in an idle seeds run); the fastest iteration is where the spell
+// did not reach.
+func TestDeadCodeFloorIgnoresASlowSpell(t *testing.T) {
+	const floor = 0.29
+	spell := []float64{floor * 1.55, floor, floor * 1.56, floor * 1.01, floor * 1.54}
+	clean := []float64{floor, floor * 1.01, floor * 1.02, floor, floor * 1.01}
+	withSpell := func(in *Input) *Input {
+		in.Forks[0].Timer.BaselineNs, in.Forks[0].Timer.BaselineInvocationsNs = spell, spell
+		in.Forks[1].Timer.BaselineNs, in.Forks[1].Timer.BaselineInvocationsNs = clean, clean
+		return in
+	}
+	def := spec.DiagSettings{}
+	alive := withSpell(avgt(def, noisy(1, 4, 3.5*floor, 0.01), noisy(2, 4, 3.5*floor, 0.01)))
+
+	// The old estimator, each fork's median baseline, calls it dead.
+	var old []float64
+	for i := range alive.Forks {
+		for _, c := range callTimes(alive, i) {
+			old = append(old, c/median(alive.Forks[i].Timer.BaselineNs))
+		}
+	}
+	if r := median(old); !(r < 3) {
+		t.Fatalf("against the median baseline the ratio is %v; the case needs it under 3", r)
+	}
+	for _, d := range Check(alive) {
+		if d.Code == DeadCode {
+			t.Errorf("real work at 3.5× the loop, one fork's baseline in a spell: %s", d)
+		}
+	}
+
+	// A dead body in the same forks is still dead, at its ratio to the floor.
+	dead := withSpell(avgt(def, noisy(3, 4, 1.1*floor, 0.01), noisy(4, 4, 1.1*floor, 0.01)))
+	ds := Check(dead)
+	if len(ds) == 0 || ds[0].Code != DeadCode {
+		t.Fatalf("dead body: %v, want DEAD_CODE", codes(ds))
+	}
+	if r := ds[0].Evidence["ratio"]; math.Abs(r-1.1) > 0.05 {
+		t.Errorf("ratio = %v, want about 1.1 (to the fastest baseline iteration)", r)
+	}
+	if b := ds[0].Evidence["baseline_ns"]; math.Abs(b-floor) > 1e-9 {
+		t.Errorf("baseline_ns = %v, want the floor %v", b, floor)
+	}
+	for _, k := range []string{"baseline_loop_ns", "baseline_invocations_ns"} {
+		if b := ds[0].Evidence[k]; math.Abs(b-floor) > 1e-9 {
+			t.Errorf("%s = %v, want %v", k, b, floor)
+		}
+	}
+}
+
+// The fork measures its empty loop in both forms before the body shows
+// which it uses; the cheaper form is the floor. Where `for b.Loop()`
+// costs twice `for range b.Invocations()`, a body written with
+// Invocations that does real work is not called dead against Loop's
+// cost, and a dead body written with Loop is still dead.
+func TestDeadCodeAgainstTheCheaperLoopForm(t *testing.T) {
+	const inv, loop = 0.29, 0.58
+	withForms := func(in *Input) *Input {
+		for i := range in.Forks {
+			in.Forks[i].Timer.BaselineNs = []float64{loop, loop * 1.01, loop, loop * 1.02, loop}
+			in.Forks[i].Timer.BaselineInvocationsNs = []float64{inv, inv * 1.01, inv, inv * 1.02, inv}
+		}
+		return in
+	}
+	def := spec.DiagSettings{}
+	work := withForms(avgt(def, noisy(1, 5, 4*inv, 0.01), noisy(2, 5, 4*inv, 0.01), noisy(3, 5, 4*inv, 0.01)))
+	if r := median(callTimes(work, 0)) / loop; !(r < 3) {
+		t.Fatalf("against Loop's baseline the ratio is %v; the case needs it under 3", r)
+	}
+	for _, d := range Check(work) {
+		if d.Code == DeadCode {
+			t.Errorf("real work at 4× the Invocations loop: %s", d)
+		}
+	}
+	dead := withForms(avgt(def, noisy(4, 5, loop, 0.01), noisy(5, 5, loop, 0.01), noisy(6, 5, loop, 0.01)))
+	ds := Check(dead)
+	if len(ds) == 0 || ds[0].Code != DeadCode {
+		t.Fatalf("a dead body at Loop's cost, 2× the Invocations loop: %v, want DEAD_CODE", codes(ds))
+	}
+	if l, i := ds[0].Evidence["baseline_loop_ns"], ds[0].Evidence["baseline_invocations_ns"]; l != loop || i != inv {
+		t.Errorf("baseline_loop_ns %v, baseline_invocations_ns %v, want %v and %v", l, i, loop, inv)
+	}
+	for _, want := range []string{"for b.Loop() 0.58", "for range b.Invocations() 0.29"} {
+		if !strings.Contains(ds[0].Message, want) {
+			t.Errorf("message lacks %q: %s", want, ds[0].Message)
+		}
+	}
+}

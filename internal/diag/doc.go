@@ -13,22 +13,31 @@
 // matter, so that sound benchmarks stay silent on a shared, noisy 2-core
 // VM:
 //
-//   - DEAD_CODE: measured against its own fork's empty-loop baseline
-//     (the median baseline that fork measured with the same Loop), a
-//     call of the body costs less than three times the loop, at the
-//     median over all iterations of all forks. An empty loop iteration
-//     costs about one cycle (one taken branch), so the rule reads "the
-//     body adds less than about two cycles": either the compiler removed
-//     it, or it is too small to be measured. The baseline is measured,
-//     not assumed, so the rule needs no CPU frequency; per fork, because
-//     what a loop iteration costs is a property of the process (where
-//     its code and data landed), and a body from one fork against the
-//     baseline of another is judged by accident; medians on both sides,
-//     because a busy machine inflates both alike and one preempted
-//     baseline iteration can raise the mean tenfold. On the 2-core VM
-//     this was tuned on, dead bodies measured 0.8–2.1× the baseline (also
-//     under heavy contention) and the smallest real one, an interface
-//     call that increments a counter, 4.7–9×.
+//   - DEAD_CODE: measured against its own fork's empty-loop floor, a
+//     call of the body costs less than three times it, at the median
+//     over all iterations of all forks. Every fork times the empty body
+//     before its benchmark, in both loop forms (`for b.Loop()` and
+//     `for range b.Invocations()`, taken in turn), and its floor is the
+//     fastest of those iterations. An empty loop iteration costs about
+//     one cycle (one taken branch), so the rule reads "the body adds
+//     less than about two cycles": either the compiler removed it, or it
+//     is too small to be measured. The baseline is measured, not
+//     assumed, so the rule needs no CPU frequency; per fork, because
+//     what a loop iteration costs is a property of the process and of
+//     the core's state while it runs, and a body from one fork against
+//     the baseline of another is judged by accident; the fastest
+//     iteration, because interference only ever adds time to an empty
+//     loop, and a spell that slows most of the baseline moved its median
+//     (in 40 idle seeds runs, two sound benchmarks drew a false
+//     DEAD_CODE at 2.9× that way) but not its floor; either form, because the fork
+//     measures before its body shows which one it uses, and the cheaper
+//     form's floor is the lower one, against which DEAD_CODE fires less
+//     often, never more. The body's side is the median over its
+//     iterations: load that lasts slows them too, which raises the
+//     ratio. On the 2-core VM this was tuned on, dead bodies measured
+//     0.8–2.1× the baseline (also under heavy contention) and the
+//     smallest real one, an interface call that increments a counter,
+//     4.7–9×.
 //   - TIMER_RESOLUTION: the clock's resolution or the cost of one read is
 //     more than 1 % of the typical timed interval (ss: a batch; sample: a
 //     sampled batch; thrpt and avgt: a whole iteration).
