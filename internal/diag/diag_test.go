@@ -224,7 +224,7 @@ func TestEvidenceAndRemedy(t *testing.T) {
 		evidence []string
 	}{
 		{DeadCode, avgt(def, noisy(1, 5, 0.3, 0.01), noisy(2, 5, 0.3, 0.01)), SeverityWarning, "Sink",
-			[]string{"call_ns", "call_ci_low", "call_ci_high", "baseline_ns", "baseline_ci_low", "baseline_ci_high", "ratio"}},
+			[]string{"call_ns", "call_ci_low", "call_ci_high", "baseline_ns", "baseline_loop_ns", "baseline_mean_ns", "baseline_ci_low", "baseline_ci_high", "ratio", "ratio_fork_1"}},
 		{TimerResolution, timedInput(spec.ModeSingleShot, 1, def, noisy(1, 10, 150, 0.01)), SeverityWarning, "batch_size",
 			[]string{"interval_ns", "resolution_ns", "overhead_ns", "ratio", "suggested_batch_size"}},
 		{NotSteady, avgt(def, trending(1, 10, 100, 0.05, 0.01)), SeverityWarning, "warmup",
