@@ -5,6 +5,7 @@ import (
 	"go/build"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,7 +20,7 @@ const module = "github.com/benchspec/benchspec"
 // stage, whose packages may import each other. A package missing here fails TestImportsFollowTheFlow:
 // place it (and describe it in ARCHITECTURE.md).
 var stages = [][]string{
-	{"schemas", "internal/suggest", "internal/filehash", "internal/child", "internal/protocol/hist", "internal/testdriver", "internal/forkstat"},
+	{"schemas", "internal/jsonschema", "internal/suggest", "internal/filehash", "internal/child", "internal/protocol/hist", "internal/testdriver", "internal/forkstat"},
 	{"spec"},
 	{"plan"},
 	{"internal/protocol"},
@@ -141,4 +142,25 @@ func modulePackages(t *testing.T) map[string][]string {
 		t.Fatalf("found %d packages (%v); run from the module root", len(out), err)
 	}
 	return out
+}
+
+// TestSuiteBinaryLinksNoNetwork keeps what every fork execs small: the
+// root package, which every suite binary links, must not bring in the
+// network stack, TLS or cgo (net's resolver makes the binary dynamically
+// linked, and the dynamic loader and these packages' inits cost each
+// fork milliseconds before main).
+func TestSuiteBinaryLinksNoNetwork(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, module+"/spec") {
+		t.Fatalf("go list -deps . does not list %s/spec; the test reads the wrong package: %v", module, deps)
+	}
+	for _, p := range []string{"net", "net/http", "crypto/tls", "crypto/x509", "os/user", "runtime/cgo"} {
+		if slices.Contains(deps, p) {
+			t.Errorf("a suite binary links %s; find who imports it with go list -deps -f '{{.ImportPath}}: {{.Imports}}' .", p)
+		}
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/xeipuuv/gojsonschema"
 
 	"github.com/benchspec/benchspec/schemas"
 )
@@ -96,9 +95,8 @@ func TestQuickValidAgreesWithTheSchema(t *testing.T) {
 		vouched++
 		full := newDocument(name)
 		full.load(data)
-		res, err := s.compiled.Validate(gojsonschema.NewGoLoader(full.value))
-		if err != nil || !res.Valid() {
-			t.Errorf("%s: quickValid vouched for it; the schema says %v %v", name, err, res.Errors())
+		if errs := s.compiled.Validate(full.value); len(errs) != 0 {
+			t.Errorf("%s: quickValid vouched for it; the schema says %v", name, errs)
 		}
 	}
 	if vouched < 2 {

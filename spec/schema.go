@@ -8,8 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/xeipuuv/gojsonschema"
-
+	"github.com/benchspec/benchspec/internal/jsonschema"
 	"github.com/benchspec/benchspec/schemas"
 )
 
@@ -17,7 +16,7 @@ import (
 // need to know about it. The schema is the single source of the valid
 // keys, types, enums and ranges; the Go code only words its complaints.
 type specSchema struct {
-	compiled *gojsonschema.Schema
+	compiled *jsonschema.Schema
 	root     map[string]any
 	// alternatives maps the schema path of every oneOf (such as
 	// "#/definitions/threads") to its branches, each compiled on its own,
@@ -29,7 +28,7 @@ type specSchema struct {
 type branch struct {
 	title    string   // the branch's "title", worded to follow "expected"
 	types    []string // JSON types the branch accepts
-	compiled *gojsonschema.Schema
+	compiled *jsonschema.Schema
 }
 
 var (
@@ -53,7 +52,7 @@ func compileSchema(data []byte) (*specSchema, error) {
 	}
 	unionTypes(s.root)
 	var err error
-	if s.compiled, err = gojsonschema.NewSchema(gojsonschema.NewGoLoader(s.root)); err != nil {
+	if s.compiled, err = jsonschema.Compile(s.root); err != nil {
 		return nil, fmt.Errorf("spec schema: %w", err)
 	}
 	if err := s.collectAlternatives(s.root, "#"); err != nil {
@@ -66,7 +65,7 @@ func compileSchema(data []byte) (*specSchema, error) {
 // type ({"anyOf": [{"type": "string"}, {"type": "number"}]}) below node
 // as the union type it means ({"type": ["string", "number"]}). The file
 // spells unions that way because strict clients such as ajv refuse a
-// "type" list; gojsonschema would then report a mismatch branch by
+// "type" list; a validator would then report a mismatch branch by
 // branch, and the errors are worded from one "expected string or number".
 func unionTypes(node any) {
 	switch n := node.(type) {
@@ -103,7 +102,7 @@ func (s *specSchema) collectAlternatives(node any, path string) error {
 		if alts, ok := n["oneOf"].([]any); ok {
 			for i, a := range alts {
 				m, _ := a.(map[string]any)
-				c, err := gojsonschema.NewSchema(gojsonschema.NewGoLoader(m))
+				c, err := jsonschema.Compile(m)
 				if err != nil {
 					return fmt.Errorf("%s/oneOf/%d: %w", path, i, err)
 				}

@@ -2,13 +2,11 @@ package spec
 
 import (
 	"fmt"
-	"math"
-	"math/big"
 	"strconv"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/jsonschema"
 	"github.com/benchspec/benchspec/internal/suggest"
-	"github.com/xeipuuv/gojsonschema"
 )
 
 // validate checks d.value against the spec schema and records one clear
@@ -17,24 +15,17 @@ func (d *document) validate(s *specSchema) {
 	if d.quickValid(s) {
 		return
 	}
-	res, err := s.compiled.Validate(gojsonschema.NewGoLoader(d.value))
-	if err != nil {
-		d.errorAt(1, 1, "internal error: validating against the spec schema: %v", err)
-		return
-	}
-	errs := res.Errors()
-	// gojsonschema reports a failed oneOf as "must validate one and only
-	// one schema" plus the errors of whichever branch scored best. Both
-	// are replaced by checkAlternatives, which picks the branch by the
-	// value's type.
+	errs := s.compiled.Validate(d.value)
+	// A failed oneOf is explained by checkAlternatives, which picks the
+	// branch by the value's type.
 	alts := map[string]bool{}
 	for _, e := range errs {
-		if e.Type() == "number_one_of" || e.Type() == "number_any_of" {
-			alts[contextPointer(e.Context())] = true
+		if e.Kind == jsonschema.OneOf || e.Kind == jsonschema.AnyOf {
+			alts[e.Ptr] = true
 		}
 	}
 	for _, e := range errs {
-		ptr := contextPointer(e.Context())
+		ptr := e.Ptr
 		if d.suppressed(subject(e, ptr), alts) {
 			continue
 		}
@@ -63,48 +54,30 @@ func (d *document) suppressed(ptr string, alts map[string]bool) bool {
 
 // subject is the pointer an error is about: the offending key for an
 // unknown key, else the value the error is attached to.
-func subject(e gojsonschema.ResultError, ptr string) string {
-	if e.Type() == "additional_property_not_allowed" {
-		if k, ok := e.Details()["property"].(string); ok {
-			return ptr + "/" + escapeToken(k)
-		}
+func subject(e jsonschema.Error, ptr string) string {
+	if e.Kind == jsonschema.AdditionalProperty {
+		return ptr + "/" + escapeToken(e.Property)
 	}
 	return ptr
 }
 
-// contextPointer converts gojsonschema's context ("(root).benchmarks.0")
-// to a JSON pointer ("/benchmarks/0"). A NUL separator keeps keys that
-// contain dots intact.
-func contextPointer(c *gojsonschema.JsonContext) string {
-	if c == nil {
-		return ""
-	}
-	toks := strings.Split(c.String("\x00"), "\x00")
-	var b strings.Builder
-	for _, t := range toks[1:] { // toks[0] is "(root)"
-		b.WriteString("/" + escapeToken(t))
-	}
-	return b.String()
-}
-
-// schemaError words one gojsonschema error.
-func (d *document) schemaError(s *specSchema, e gojsonschema.ResultError, ptr string) {
+// schemaError words one schema error about the value at ptr.
+func (d *document) schemaError(s *specSchema, e jsonschema.Error, ptr string) {
 	field := d.display(ptr)
 	v, _ := d.valueAt(ptr)
-	det := e.Details()
-	switch e.Type() {
-	case "additional_property_not_allowed":
-		k, _ := det["property"].(string)
+	switch e.Kind {
+	case jsonschema.AdditionalProperty:
+		k := e.Property
 		valid := s.keys(ptr)
 		hint := ""
 		if m := closest(k, valid); m != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", m)
 		}
 		d.errorKey(ptr+"/"+escapeToken(k), "unknown key %q %s%s; valid keys: %s", k, d.where(ptr), hint, strings.Join(valid, ", "))
-	case "required":
-		d.errorPtr(ptr, "missing required key %q %s", det["property"], d.where(ptr))
-	case "invalid_type":
-		expected := typeList(strings.Split(strings.Trim(fmt.Sprint(det["expected"]), "[]"), ","))
+	case jsonschema.Required:
+		d.errorPtr(ptr, "missing required key %q %s", e.Property, d.where(ptr))
+	case jsonschema.Type:
+		expected := typeList(e.Expected)
 		switch {
 		case ptr == "":
 			d.errorPtr(ptr, "a spec must be a mapping with version, name and benchmarks, got %s", describe(v))
@@ -115,28 +88,25 @@ func (d *document) schemaError(s *specSchema, e gojsonschema.ResultError, ptr st
 		default:
 			d.errorPtr(ptr, "%s: expected %s, got %s", field, expected, describe(v))
 		}
-	case "enum":
-		d.errorPtr(ptr, "%s: invalid value %s; valid values: %s", field, short(v), strings.ReplaceAll(fmt.Sprint(det["allowed"]), `"`, ""))
-	case "const":
+	case jsonschema.Enum:
+		d.errorPtr(ptr, "%s: invalid value %s; valid values: %s", field, short(v), strings.ReplaceAll(e.Allowed, `"`, ""))
+	case jsonschema.Const:
 		if _, isNum := v.(int64); isNum && ptr == "/version" {
-			d.errorPtr(ptr, "version: unsupported spec version %v; this benchspec reads version %v", v, det["allowed"])
+			d.errorPtr(ptr, "version: unsupported spec version %v; this benchspec reads version %s", v, e.Allowed)
 			return
 		}
-		d.errorPtr(ptr, "%s: must be %v, got %s", field, det["allowed"], describe(v))
-	case "number_gte", "number_gt":
-		d.errorPtr(ptr, "%s: must be at least %s, got %s", field, bound(det["min"]), number(v))
-	case "number_lte", "number_lt":
-		d.errorPtr(ptr, "%s: must be at most %s, got %s", field, bound(det["max"]), number(v))
-	case "array_min_items":
+		d.errorPtr(ptr, "%s: must be %s, got %s", field, e.Allowed, describe(v))
+	case jsonschema.Minimum:
+		d.errorPtr(ptr, "%s: must be at least %s, got %s", field, bound(e.Bound), number(v))
+	case jsonschema.Maximum:
+		d.errorPtr(ptr, "%s: must be at most %s, got %s", field, bound(e.Bound), number(v))
+	case jsonschema.MinItems, jsonschema.MinLength:
 		d.errorPtr(ptr, "%s: must not be empty", field)
-	case "string_gte":
-		d.errorPtr(ptr, "%s: must not be empty", field)
-	case "unique":
-		j, _ := det["j"].(int)
-		item := ptr + "/" + strconv.Itoa(j)
+	case jsonschema.Unique:
+		item := ptr + "/" + strconv.Itoa(e.Index)
 		iv, _ := d.valueAt(item)
 		d.errorPtr(item, "%s: %s is listed twice", field, short(iv))
-	case "pattern":
+	case jsonschema.Pattern:
 		switch {
 		case isDuration(s, ptr):
 			// checkSemantics explains durations with time.ParseDuration.
@@ -145,7 +115,7 @@ func (d *document) schemaError(s *specSchema, e gojsonschema.ResultError, ptr st
 		case ptr == "/name":
 			d.errorPtr(ptr, "name: invalid name %s; use only letters, digits, '_', '.' and '-'", short(v))
 		default:
-			d.errorPtr(ptr, "%s: %s does not match %v", field, short(v), det["pattern"])
+			d.errorPtr(ptr, "%s: %s does not match %s", field, short(v), e.Pattern)
 		}
 	default:
 		d.errorPtr(ptr, "%s: %s", field, e.Description())
@@ -169,16 +139,16 @@ func (d *document) checkAlternatives(s *specSchema, ptr string) {
 		d.errorPtr(ptr, "%s: expected %s, got %s", d.display(ptr), strings.Join(titles, " or "), describe(v))
 	}
 	for _, b := range branches {
-		if !hasType(b.types, v) {
+		if !jsonschema.HasType(b.types, v) {
 			continue
 		}
-		res, err := b.compiled.Validate(gojsonschema.NewGoLoader(v))
-		if err != nil || res.Valid() {
+		errs := b.compiled.Validate(v)
+		if len(errs) == 0 {
 			break
 		}
 		reportedWhole := false
-		for _, e := range res.Errors() {
-			sub := ptr + contextPointer(e.Context())
+		for _, e := range errs {
+			sub := ptr + e.Ptr
 			if sub == ptr {
 				if !reportedWhole {
 					whole()
@@ -225,49 +195,6 @@ func isScalar(v any) bool {
 	switch v.(type) {
 	case int64, float64, bool:
 		return true
-	}
-	return false
-}
-
-// hasType reports whether v is of one of the JSON Schema types.
-func hasType(types []string, v any) bool {
-	for _, t := range types {
-		switch t {
-		case "null":
-			if v == nil {
-				return true
-			}
-		case "boolean":
-			if _, ok := v.(bool); ok {
-				return true
-			}
-		case "string":
-			if _, ok := v.(string); ok {
-				return true
-			}
-		case "number":
-			switch v.(type) {
-			case int64, float64:
-				return true
-			}
-		case "integer":
-			switch x := v.(type) {
-			case int64:
-				return true
-			case float64:
-				if x == math.Trunc(x) {
-					return true
-				}
-			}
-		case "array":
-			if _, ok := v.([]any); ok {
-				return true
-			}
-		case "object":
-			if _, ok := v.(map[string]any); ok {
-				return true
-			}
-		}
 	}
 	return false
 }
@@ -343,14 +270,8 @@ func number(v any) string {
 	return fmt.Sprint(v)
 }
 
-// bound prints a schema minimum or maximum, which gojsonschema hands over
-// as a *big.Float, in plain decimal.
-func bound(x any) string {
-	if f, ok := x.(*big.Float); ok {
-		return f.Text('f', -1)
-	}
-	return fmt.Sprint(x)
-}
+// bound prints a schema minimum or maximum in plain decimal.
+func bound(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // closest returns the candidate nearest to s in edit distance, if it is
 // close enough to be a likely typo.
