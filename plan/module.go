@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"go/build"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -248,13 +248,15 @@ var goroot struct {
 }
 
 // gorootDir is the GOROOT of the go command that builds the packages:
-// go/build's (GOROOT, or the one this binary was built with), else what
-// `go env GOROOT` says (a binary built with -trimpath knows none). It
-// runs no package's code.
+// go/build.Default's (GOROOT, or the one this binary was built with),
+// else what `go env GOROOT` says (a binary built with -trimpath knows
+// none). It runs no package's code. It asks runtime.GOROOT rather than
+// go/build, which would link go/build, go/doc and internal/platform into
+// every suite binary and run their inits in every fork.
 func gorootDir() string {
 	goroot.once.Do(func() {
-		goroot.dir = build.Default.GOROOT
-		if goroot.dir != "" {
+		if dir := runtime.GOROOT(); dir != "" { //nolint:staticcheck // what go/build.Default.GOROOT is
+			goroot.dir = filepath.Clean(dir)
 			return
 		}
 		cmd := exec.Command("go", "env", "GOROOT")
