@@ -11,8 +11,19 @@
 #    3 × 100 ms), each pair compared at the default threshold (5 %).
 #    Every regression or improvement is a false alarm.
 # 2. Planted: PAIRS pairs of planted.Spin (scripts/compare-planted.yaml,
-#    the same iterations, 5 forks), the new side with SEEDS_SPIN_FACTOR=1.05 (5 % more
-#    work), compared at --threshold 2%. Each pair should be a REGRESSION.
+#    the same iterations, 20 forks), the new side with
+#    SEEDS_SPIN_FACTOR=1.05 (5 % more work), compared at --threshold 2%.
+#    Each pair should be a REGRESSION.
+#
+# Every batch runs with --order interleaved: forks that run back to back
+# share the machine's state of those seconds (go run
+# scripts/timeslots.go OUTDIR shows it on the reports), so in declared
+# order a run's three forks vary less than two batches do, and Welch's
+# interval on them is too narrow. Interleaved, a run's forks are spread
+# over its batch (about 4 s apart). planted.Spin is alone in its batch,
+# where every order is the same: its 20 forks span about 10 s instead of
+# 5 forks' 2.6 s, so the two sides' means average more of the host's
+# states, and the test has 38 degrees of freedom instead of 8.
 # 3. A/A, hog: as 1 while `cpu-hog 1` (../shared/tools/cpu-hog, or
 #    $CPU_HOG) keeps one core busy for the whole phase. It runs last: the
 #    load average it leaves behind would make the ENV_LOAD guard
@@ -23,9 +34,10 @@
 # alarm; the counts say how many were inconclusive only because a report
 # was measured on a busy machine (ENV_LOAD), and what those would have
 # been without that guard, so that the test on fork means can be judged
-# on its own. The whole sweep takes about 10 minutes on 2 cores (one
-# report of 8 benchmarks: about 14 s). Run it on an otherwise idle
-# machine; the load average is printed before each phase.
+# on its own. The whole sweep takes about 12 minutes on 2 cores (one
+# report of 8 benchmarks: about 13 s; of planted.Spin: about 11 s). Run
+# it on an otherwise idle machine; the load average is printed before
+# each phase.
 #
 # Reports and comparisons stay in OUTDIR (default: a new temporary
 # directory). Exit status 0 when every target is met, 1 when one is
@@ -53,8 +65,8 @@ started=$SECONDS
 pair() {
 	local name=$1 i=$2 spec=$3 th=$4
 	shift 4
-	"$out/seeds" run --quiet --format json --out "$out/$name-$i-a.json" "$spec" || return 2
-	env "$@" "$out/seeds" run --quiet --format json --out "$out/$name-$i-b.json" "$spec" || return 2
+	"$out/seeds" run --quiet --order interleaved --format json --out "$out/$name-$i-a.json" "$spec" || return 2
+	env "$@" "$out/seeds" run --quiet --order interleaved --format json --out "$out/$name-$i-b.json" "$spec" || return 2
 	"$out/benchspec" compare --threshold "$th" --format json --out "$out/$name-$i.cmp.json" \
 		"$out/$name-$i-a.json" "$out/$name-$i-b.json"
 	[ $? -le 1 ] || return 2

@@ -29,7 +29,14 @@
 //     carry), the spread of forks within a batch, and how much the
 //     difference of the two batches of a pair varies against what Welch's
 //     test assumes from the spread of their forks (1 when forks are
-//     independent).
+//     independent);
+//   - whether the shift between the two batches of a pair is batch-wide:
+//     each benchmark's change (difference of the batch means, less its
+//     mean over the pairs) in units of its spread over the pairs, and,
+//     per pair, the mean of these over the benchmarks. Its variance is
+//     1/k for k benchmarks that shift independently and 1 when the
+//     whole batch shifts alike; a guard that calls a batch-wide shift
+//     the machine's, not the code's, only helps in the second case.
 //
 // It only reads the reports; nothing is measured.
 package main
@@ -98,6 +105,7 @@ func main() {
 		standardize(forks)
 		lags(forks)
 		anova(forks)
+		batchWide(forks)
 		fmt.Println()
 	}
 }
@@ -369,4 +377,74 @@ func variance(v []float64) float64 {
 		s += (x - m) * (x - m)
 	}
 	return s / float64(len(v)-1)
+}
+
+// batchWide prints, per pair, the mean over the benchmarks of their
+// standardized changes, and the variance of that mean against 1/k.
+func batchWide(forks []fork) {
+	type key struct {
+		bench string
+		batch int
+	}
+	sum := map[key]map[string][]float64{}
+	benchSet := map[string]bool{}
+	pairs := 0
+	for _, f := range forks {
+		k := key{f.bench, f.batch}
+		if sum[k] == nil {
+			sum[k] = map[string][]float64{}
+		}
+		sum[k][f.side] = append(sum[k][f.side], f.log)
+		benchSet[f.bench] = true
+		pairs = max(pairs, f.batch)
+	}
+	if len(benchSet) < 2 {
+		return
+	}
+	var benches []string
+	for b := range benchSet {
+		benches = append(benches, b)
+	}
+	sort.Strings(benches)
+	z := map[key]float64{}
+	for _, b := range benches {
+		var d []float64
+		var ks []key
+		for i := 1; i <= pairs; i++ {
+			s := sum[key{b, i}]
+			if len(s["a"]) > 0 && len(s["b"]) > 0 {
+				d = append(d, mean(s["b"])-mean(s["a"]))
+				ks = append(ks, key{b, i})
+			}
+		}
+		if len(d) < 3 {
+			return
+		}
+		m, sd := mean(d), math.Sqrt(variance(d))
+		for j, k := range ks {
+			z[k] = (d[j] - m) / sd
+		}
+	}
+	var means []float64
+	for i := 1; i <= pairs; i++ {
+		var v []float64
+		for _, b := range benches {
+			if x, ok := z[key{b, i}]; ok {
+				v = append(v, x)
+			}
+		}
+		if len(v) == len(benches) {
+			means = append(means, mean(v))
+		}
+	}
+	if len(means) < 2 {
+		return
+	}
+	ss := 0.0
+	fmt.Printf("  per pair, the mean standardized change over %d benchmarks:", len(benches))
+	for _, m := range means {
+		fmt.Printf(" %+.2f", m)
+		ss += m * m
+	}
+	fmt.Printf("\n  its variance %.3f (%.3f when benchmarks shift independently, 1 when the batch shifts alike)\n", ss/float64(len(means)), 1/float64(len(benches)))
 }
