@@ -39,6 +39,8 @@
 # it on an otherwise idle machine; the load average is printed before
 # each phase.
 #
+# At the end it prints what scripts/timeslots.go reads from the reports:
+# how much the forks of a batch still share the machine's state.
 # Reports and comparisons stay in OUTDIR (default: a new temporary
 # directory). Exit status 0 when every target is met, 1 when one is
 # missed, 2 when something could not run.
@@ -130,6 +132,10 @@ trap - EXIT
 
 
 echo "whole sweep: $((SECONDS - started)) s; reports in $out"
+# How much the forks of a batch still share with interleaving (README:
+# "Run the two batches of a comparison with --order interleaved").
+echo "fork independence (go run scripts/timeslots.go $out):"
+(cd "$root" && go run ./scripts/timeslots.go "$out") || exit 2
 if [ "$met" = 1 ]; then
 	echo "targets met: 0 false alarms in both A/A phases, the planted slowdown found in at least 9 of 10"
 	exit 0
