@@ -82,13 +82,13 @@ func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 	}
 	each := ""
 	if len(forms) > 0 {
-		each = " (by form: " + strings.Join(forms, ", ") + ")"
+		each = "; by form, " + strings.Join(forms, " and ")
 	}
 	return []Diagnostic{{
 		Code:     DeadCode,
 		Severity: SeverityWarning,
 		Message: fmt.Sprintf("a call takes %s ns (median; mean %s, 99.9 %% CI [%s, %s]) against an empty loop iteration's %s ns "+
-			"(each fork's fastest baseline iteration, median over the forks%s; all baseline iterations: mean %s, CI [%s, %s]); "+
+			"(the median over the forks of each fork's fastest baseline iteration%s; all baseline iterations: mean %s, 99.9 %% CI [%s, %s]); "+
 			"measured against each fork's own empty loop, a call takes %s× it (median over all iterations; fork medians %s), under %s×: "+
 			"the body adds less than about %s CPU cycles to an empty loop iteration (about one), so its work was probably compiled away, or is too small to measure. "+
 			"Pass its result to benchspec.Sink inside the loop, or make it depend on state the loop changes; "+
