@@ -142,7 +142,7 @@ func (l *Log) Iteration(r *plan.Run, fork int, it *protocol.Iteration) {
 func (l *Log) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 	l.est.End(r, f.Wall)
 	if floor := f.Timer.BaselineFloorNs(); floor > 0 && !f.Failed() {
-		l.printf("# Empty loop in this fork: %s ns per call (the fastest of %s; the floor DEAD_CODE compares with)\n", format.Score(report.Float(floor)), baselineForms(&f.Timer))
+		l.printf("# Empty loop in this fork: %s ns per call, its fastest iteration (%s): the floor DEAD_CODE compares with\n", format.Score(report.Float(floor)), baselineForms(&f.Timer))
 	}
 	if f.Failed() {
 		l.printf("<failure: %s>\n", f.Err)
@@ -324,17 +324,22 @@ func clock(d time.Duration) string {
 	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
 }
 
-// baselineForms says what the fork's baseline measured: per loop form,
-// its iterations and the fastest of them.
+// baselineForms says what the fork's baseline measured, per loop form:
+// the range of its iterations (the baseline's own spread) and how many.
 func baselineForms(t *protocol.TimerCalibration) string {
 	var parts []string
 	for _, f := range []struct {
 		name string
 		xs   []float64
 	}{{"for b.Loop()", t.BaselineNs}, {"for range b.Invocations()", t.BaselineInvocationsNs}} {
-		one := protocol.TimerCalibration{BaselineNs: f.xs}
-		if floor := one.BaselineFloorNs(); floor > 0 {
-			parts = append(parts, fmt.Sprintf("%d iterations of %s, fastest %s", len(f.xs), f.name, format.Score(report.Float(floor))))
+		var ok []float64
+		for _, x := range f.xs {
+			if x > 0 && !math.IsInf(x, 1) {
+				ok = append(ok, x)
+			}
+		}
+		if len(ok) > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s–%s in %d", f.name, format.Score(report.Float(slices.Min(ok))), format.Score(report.Float(slices.Max(ok))), len(ok)))
 		}
 	}
 	return strings.Join(parts, ", ")

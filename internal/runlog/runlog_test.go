@@ -117,9 +117,9 @@ func TestRunLogShowsEachForksBaseline(t *testing.T) {
 	l.RunEnd(&p.Runs[0], mine)
 	got := out.String()
 	for _, want := range []string{
-		"# Empty loop in this fork: 0.300 ns per call (the fastest of 3 iterations of for b.Loop(), fastest 0.300; the floor DEAD_CODE compares with)",
-		"# Empty loop in this fork: 0.280 ns per call (the fastest of 4 iterations of for b.Loop(), fastest 0.280, 2 iterations of for range b.Invocations(), fastest 0.310;",
-		"# Empty loop in this fork: 0.620 ns per call (the fastest of 3 iterations of for b.Loop(), fastest 0.640, 2 iterations of for range b.Invocations(), fastest 0.620;",
+		"# Empty loop in this fork: 0.300 ns per call, its fastest iteration (for b.Loop() 0.300–0.900 in 3): the floor DEAD_CODE compares with",
+		"# Empty loop in this fork: 0.280 ns per call, its fastest iteration (for b.Loop() 0.280–0.310 in 4, for range b.Invocations() 0.310–0.320 in 2):",
+		"# Empty loop in this fork: 0.620 ns per call, its fastest iteration (for b.Loop() 0.640–0.700 in 3, for range b.Invocations() 0.620–0.700 in 2):",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the log lacks %q:\n%s", want, got)
