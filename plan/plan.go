@@ -228,20 +228,32 @@ func product(declared, override map[string][]string) [][]Param {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	out := [][]Param{nil}
-	for _, n := range names {
-		values := declared[n]
+	// Each row is a window of one backing array, the rows' count known
+	// up front: two allocations however many rows.
+	lists := make([][]string, len(names))
+	rows := 1
+	for i, n := range names {
+		lists[i] = declared[n]
 		if o, ok := override[n]; ok {
-			values = o
+			lists[i] = o
 		}
-		var next [][]Param
-		for _, prefix := range out {
-			for _, v := range values {
-				row := append(append(make([]Param, 0, len(prefix)+1), prefix...), Param{n, v})
-				next = append(next, row)
-			}
+		rows *= len(lists[i])
+	}
+	if len(names) == 0 {
+		return [][]Param{nil}
+	}
+	out := make([][]Param, rows)
+	cells := make([]Param, rows*len(names))
+	for r := range out {
+		row := cells[r*len(names) : (r+1)*len(names) : (r+1)*len(names)]
+		// The first name varies slowest: r in mixed radix.
+		rest := r
+		for i := len(names) - 1; i >= 0; i-- {
+			k := len(lists[i])
+			row[i] = Param{names[i], lists[i][rest%k]}
+			rest /= k
 		}
-		out = next
+		out[r] = row
 	}
 	return out
 }
