@@ -61,10 +61,15 @@ func (d *document) entry(e *Entry, i int, ptr string, node *yaml.Node, m map[str
 		IncludePos: d.memberPos(node, ptr, "include"),
 		Params:     map[string][]string{},
 		ParamPos:   map[string]Pos{},
-		SettingPos: make(map[string]Pos, settingPosCount(defaultsPos, m)),
 		Settings:   defaults.Clone(),
 	}
-	maps.Copy(e.SettingPos, defaultsPos)
+	if n := settingPosCount(defaultsPos, m); n <= 8 {
+		// A map of up to 8 keys is one group: cloned, not rehashed.
+		e.SettingPos = maps.Clone(defaultsPos)
+	} else {
+		e.SettingPos = make(map[string]Pos, n)
+		maps.Copy(e.SettingPos, defaultsPos)
+	}
 	if ex, ok := m["exclude"].(string); ok {
 		e.Exclude, e.ExcludePos = ex, d.memberPos(node, ptr, "exclude")
 	}
