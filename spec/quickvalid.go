@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // A spec of thousands of entries repeats a few entry shapes: entries that
@@ -29,7 +28,9 @@ func (d *document) quickValid(s *specSchema) bool {
 	if !ok || len(entries) < 2 {
 		return false // nothing to gain
 	}
-	var key strings.Builder
+	// One key per entry, written into one reused buffer: a map lookup
+	// by string(key) does not copy it, so only a new shape allocates.
+	var key []byte
 	seen := map[string]bool{}
 	var shapes []any
 	for _, e := range entries {
@@ -37,24 +38,12 @@ func (d *document) quickValid(s *specSchema) bool {
 		if !ok {
 			return false
 		}
-		shape := make(map[string]any, len(entry))
-		for k, v := range entry {
-			if k == "include" || k == "exclude" {
-				p, ok := v.(string)
-				if !ok || p == "" {
-					return false
-				}
-				v = "pattern"
-			}
-			shape[k] = v
-		}
-		key.Reset()
-		if !canonical(&key, shape) {
+		if key, ok = appendShape(key[:0], entry); !ok {
 			return false
 		}
-		if k := key.String(); !seen[k] {
-			seen[k] = true
-			shapes = append(shapes, shape)
+		if !seen[string(key)] {
+			seen[string(key)] = true
+			shapes = append(shapes, shapeOf(entry))
 		}
 	}
 	reduced := make(map[string]any, len(root))
@@ -65,51 +54,103 @@ func (d *document) quickValid(s *specSchema) bool {
 	return s.compiled.Valid(reduced)
 }
 
-// canonical writes v (a document value: map[string]any, []any, string,
-// int64, float64, bool, nil) so that two values write alike exactly when
-// they are equal, with the type of every scalar: map keys sorted, strings
-// quoted. It reports false for anything else.
-func canonical(b *strings.Builder, v any) bool {
+// appendShape appends to b the canonical form (appendCanonical) of
+// entry's shape: the entry with its include and exclude, which must be
+// non-empty strings, written as the string "pattern". It reports false
+// for anything else.
+func appendShape(b []byte, entry map[string]any) ([]byte, bool) {
+	for _, k := range []string{"include", "exclude"} {
+		if v, ok := entry[k]; ok {
+			if p, ok := v.(string); !ok || p == "" {
+				return b, false
+			}
+		}
+	}
+	return appendMap(b, entry, true)
+}
+
+// shapeOf is entry with its include and exclude replaced by "pattern".
+func shapeOf(entry map[string]any) map[string]any {
+	shape := make(map[string]any, len(entry))
+	for k, v := range entry {
+		if k == "include" || k == "exclude" {
+			v = "pattern"
+		}
+		shape[k] = v
+	}
+	return shape
+}
+
+// appendCanonical appends v (a document value: map[string]any, []any,
+// string, int64, float64, bool, nil) to b so that two values write alike
+// exactly when they are equal, with the type of every scalar: each
+// element is tagged and delimits itself (strings by their length), map
+// keys sorted. It reports false for anything else.
+func appendCanonical(b []byte, v any) ([]byte, bool) {
 	switch x := v.(type) {
 	case nil:
-		b.WriteString("n")
+		b = append(b, 'n')
 	case bool:
-		b.WriteString(strconv.FormatBool(x))
+		if x {
+			b = append(b, 'T')
+		} else {
+			b = append(b, 'F')
+		}
 	case int64:
-		b.WriteString("i")
-		b.WriteString(strconv.FormatInt(x, 10))
+		b = append(b, 'i')
+		b = strconv.AppendInt(b, x, 10)
+		b = append(b, ';')
 	case float64:
-		b.WriteString("f")
-		b.WriteString(strconv.FormatUint(math.Float64bits(x), 16))
+		b = append(b, 'd')
+		b = strconv.AppendUint(b, math.Float64bits(x), 16)
+		b = append(b, ';')
 	case string:
-		b.WriteString(strconv.Quote(x))
+		b = appendString(b, x)
 	case []any:
-		b.WriteString("[")
+		b = append(b, '[')
 		for _, e := range x {
-			if !canonical(b, e) {
-				return false
+			var ok bool
+			if b, ok = appendCanonical(b, e); !ok {
+				return b, false
 			}
-			b.WriteString(",")
 		}
-		b.WriteString("]")
+		b = append(b, ']')
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b.WriteString("{")
-		for _, k := range keys {
-			b.WriteString(strconv.Quote(k))
-			b.WriteString(":")
-			if !canonical(b, x[k]) {
-				return false
-			}
-			b.WriteString(",")
-		}
-		b.WriteString("}")
+		return appendMap(b, x, false)
 	default:
-		return false
+		return b, false
 	}
-	return true
+	return b, true
+}
+
+// appendMap is appendCanonical for a mapping; with patterns, the values
+// of include and exclude are written as the string "pattern".
+func appendMap(b []byte, m map[string]any, patterns bool) ([]byte, bool) {
+	var small [16]string // an entry's keys: no allocation to sort them
+	keys := small[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for _, k := range keys {
+		b = appendString(b, k)
+		if patterns && (k == "include" || k == "exclude") {
+			b = appendString(b, "pattern")
+			continue
+		}
+		var ok bool
+		if b, ok = appendCanonical(b, m[k]); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
+// appendString writes s as 's', its length, ':' and its bytes.
+func appendString(b []byte, s string) []byte {
+	b = append(b, 's')
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
 }
