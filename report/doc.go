@@ -1,6 +1,6 @@
 // Package report turns what the forks measured into numbers a reader can
 // trust: the result model (Report), Build and its statistics, Read and
-// Write, Merge.
+// Write, Merge and Pool.
 //
 // The package is opinionated, and its opinions are JMH's:
 //
@@ -55,7 +55,10 @@
 // an ok run whose primary metric has null (not finite) where Build always
 // writes a number (checkRun), naming the run and the field.
 // Merge combines reports of disjoint runs, and proves the shards of one
-// plan complete (shards.go); package report/compare compares two.
+// plan complete (shards.go); Pool pools the forks of one run from several
+// batches of one build, rebuilding the run from all of them by Build's
+// own code (buildRun) from what the report keeps of each fork (pool.go);
+// package report/compare compares two.
 //
 // What the package does not do: render (internal/format and, for HTML,
 // internal/format/html read the Report), probe the machine

@@ -337,6 +337,9 @@ type Fork struct {
 	// none were asked for.
 	Profiles map[string]string `json:"profiles,omitempty"`
 	Error    string            `json:"error"` // "" on success
+	// Pooled is, in a run that Pool made from several reports (`merge
+	// --pool`), where the fork was measured; nil in a batch's own report.
+	Pooled *PooledFrom `json:"pooled_from,omitempty"`
 }
 
 // Timer is a fork's clock calibration; null where not measured.
