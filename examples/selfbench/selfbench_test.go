@@ -213,6 +213,7 @@ func TestBadSelectionExits2(t *testing.T) {
 		envWorkloads + "=map.Lookup,nosuch": `no accuracy workload "nosuch"`,
 		envRounds + "=0":                    envRounds + `="0": not a number of rounds`,
 		envItems + "=2,9":                   `no item "9"`,
+		envInProcess + "=none":              envInProcess + `="none": want a number of rounds`,
 	} {
 		cmd := exec.Command(os.Args[0]) // no arguments: the driver, not a suite command
 		cmd.Env = append(os.Environ(), envRunMain+"=1", env)
@@ -249,6 +250,49 @@ func TestAccuracyRowsAlone(t *testing.T) {
 	}
 	if want := "Item 2: spin.1ms, 1 round (" + envWorkloads; !strings.Contains(string(out), want) {
 		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+}
+
+// The in-process comparison prints a row for each workload and loop form,
+// each with a figure against `for range b.N`'s, whose own is 1.
+func TestInProcessPrintsEveryForm(t *testing.T) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), envRunMain+"=1", envInProcess+"=2")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.Bytes())
+	}
+	var got []string
+	for _, line := range strings.Split(string(out), "\n") {
+		cells := strings.Split(line, " | ")
+		if len(cells) != 5 || !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| workload") {
+			continue
+		}
+		got = append(got, strings.TrimPrefix(cells[0], "| ")+" "+cells[1])
+		if strings.Contains(cells[1], "range b.N") && cells[4] != "1.000 |" {
+			t.Errorf("%s: against itself %q, want 1.000", cells[1], cells[4])
+		}
+	}
+	var want []string
+	for _, f := range inProcessForms {
+		for _, form := range inProcessFormNames {
+			want = append(want, f.name+" "+form)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s\n%s", diff, out)
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	xs := []float64{9, 1, 8, 2, 7, 3, 6, 4, 5, 10, 11}
+	if got := percentile(xs, 0.1); got != 2 {
+		t.Errorf("percentile(0.1) = %v, want 2", got)
+	}
+	if got := percentile(xs, 0.5); got != 6 {
+		t.Errorf("percentile(0.5) = %v, want 6", got)
 	}
 }
 
