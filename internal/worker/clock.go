@@ -146,9 +146,9 @@ func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration
 // interference only ever adds time to an empty loop: the median of 5
 // iterations moves with a spell that slows three of them (in 40 idle
 // seeds runs one fork's baseline caught such a spell, and counter.Inc1
-// and counter.Inc2 each got a false DEAD_CODE at 2.9×; on this 2-core VM
-// a busy sibling CPU makes the empty loop take 0.55 ns instead of 0.29
-// while it lasts), the fastest iteration does not. Taking the forms in
+// and counter.Inc2 each got a false DEAD_CODE at 2.9×; on the 2-core AMD
+// EPYC VM under load, runs of consecutive iterations took 0.5–0.6 ns
+// instead of 0.29), the fastest iteration does not. Taking the forms in
 // turn spreads each form's iterations over the whole millisecond.
 //
 // Both forms, because the fork measures before the body runs, and so
