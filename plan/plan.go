@@ -195,18 +195,22 @@ func checkParams(e *spec.Entry, matched []string, byName map[string]*Benchmark) 
 	var errs spec.ErrorList
 	for name := range e.Params {
 		declared := false
-		var all []string
 		for _, m := range matched {
 			if _, ok := byName[m].Params[name]; ok {
 				declared = true
-			}
-			for k := range byName[m].Params {
-				all = append(all, k)
+				break
 			}
 		}
 		if declared {
 			errs = append(errs, checkInts(e, name, matched, byName)...)
 			continue
+		}
+		// Only for the error: the parameters that are declared.
+		var all []string
+		for _, m := range matched {
+			for k := range byName[m].Params {
+				all = append(all, k)
+			}
 		}
 		sort.Strings(all)
 		all = dedup(all)
