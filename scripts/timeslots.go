@@ -8,9 +8,15 @@
 //	go run scripts/timeslots.go OUTDIR [PHASE...]
 //
 // OUTDIR holds PHASE-I-a.json and PHASE-I-b.json for I = 1, 2, … (the
-// phases default to idle, hog and planted). Each fork's start is its
-// report's env.start plus the wall time of the forks started before it
-// (forks run one at a time; their PIDs give the order). Each fork's mean
+// phases default to idle, hog and planted): a batch each, or, as
+// compare-rates.sh now writes them, each side's batches pooled with
+// benchspec merge --pool. Each fork's start is its batch's env.start
+// (a pooled fork's pooled_from.start) plus the wall time of the forks
+// of that batch started before it (forks run one at a time; their PIDs
+// give the order). Below, a "batch" is what one such report holds: with
+// pooled reports, one side of a pair, whose forks came from several
+// batches run in turn with the other side's; F about 1 then says that
+// the pools' forks behave as independent samples, as compare assumes. Each fork's mean
 // is taken relative to the median of its benchmark's fork means over all
 // batches of its side (log scale), and scaled by the median absolute
 // deviation, so that benchmarks of different spread weigh alike. It
@@ -62,9 +68,13 @@ type report struct {
 	Runs []struct {
 		Benchmark string `json:"benchmark"`
 		Forks     []struct {
-			Warmup     bool  `json:"warmup"`
-			PID        int   `json:"pid"`
-			WallNs     int64 `json:"wall_ns"`
+			Warmup bool  `json:"warmup"`
+			PID    int   `json:"pid"`
+			WallNs int64 `json:"wall_ns"`
+			Pooled *struct {
+				Report string    `json:"report"`
+				Start  time.Time `json:"start"`
+			} `json:"pooled_from"`
 			Iterations []struct {
 				Phase string   `json:"phase"`
 				Score *float64 `json:"score"`
@@ -133,14 +143,22 @@ func load(dir, phase string) ([]fork, []string, error) {
 				kind = r.Order.Kind
 			}
 			orders[kind] = true
+			// A pooled report's forks come from several batches: each
+			// batch's forks are timed from that batch's start.
 			type timed struct {
 				pid  int
 				wall int64
 				f    *fork
 			}
-			var all []timed
+			batches := map[string][]timed{}
+			starts := map[string]time.Time{"": r.Env.Start}
 			for _, run := range r.Runs {
 				for _, f := range run.Forks {
+					origin := ""
+					if f.Pooled != nil {
+						origin = f.Pooled.Report
+						starts[origin] = f.Pooled.Start
+					}
 					t := timed{pid: f.PID, wall: f.WallNs}
 					sum, n := 0.0, 0
 					for _, it := range f.Iterations {
@@ -152,17 +170,19 @@ func load(dir, phase string) ([]fork, []string, error) {
 					if !f.Warmup && n > 0 {
 						t.f = &fork{bench: run.Benchmark, side: side, batch: i, log: math.Log(sum / float64(n))}
 					}
-					all = append(all, t)
+					batches[origin] = append(batches[origin], t)
 				}
 			}
-			sort.Slice(all, func(i, j int) bool { return all[i].pid < all[j].pid })
-			t := float64(r.Env.Start.UnixNano()) / 1e9
-			for _, a := range all {
-				if a.f != nil {
-					a.f.start = t
-					forks = append(forks, *a.f)
+			for origin, all := range batches {
+				sort.Slice(all, func(i, j int) bool { return all[i].pid < all[j].pid })
+				t := float64(starts[origin].UnixNano()) / 1e9
+				for _, a := range all {
+					if a.f != nil {
+						a.f.start = t
+						forks = append(forks, *a.f)
+					}
+					t += float64(a.wall) / 1e9
 				}
-				t += float64(a.wall) / 1e9
 			}
 		}
 		if found == 0 {
