@@ -41,8 +41,10 @@ func (e *PoolError) Error() string {
 // that run from every input:
 //
 //   - A run's forks are the union of its forks in the inputs, in input
-//     order, numbered on from the first input's (1, 2, then 3, 4, …);
-//     each records where it came from (Fork.Pooled).
+//     order, numbered on from the first input's (1, 2, then 3, 4, …; so
+//     a later input's warmup forks follow the earlier inputs' measured
+//     ones); each records where it came from (Fork.Pooled). The run's
+//     settings.forks and warmup_forks are the inputs' sums.
 //   - An ok run's statistics, errors, variance components and
 //     diagnostics are computed again from the pooled forks by the code
 //     Build uses (buildRun), as if one batch had run them all.
@@ -250,6 +252,11 @@ func poolRun(runs []*Run, names []string, starts []time.Time, gomaxprocs int) Ru
 			out.Error = fmt.Sprintf("the benchmark skipped itself in %s (%s) and ran in %s", strings.Join(sk, ", "), strings.Join(strings.Fields(runs[skipped[0]].SkipReason), " "), strings.Join(rn, ", "))
 		}
 		out.Forks = forks
+		out.Settings.Forks, out.Settings.WarmupForks = 0, 0
+		for _, r := range runs {
+			out.Settings.Forks += r.Settings.Forks
+			out.Settings.WarmupForks += r.Settings.WarmupForks
+		}
 		return out
 	}
 	// Every input ran it: build it again from all the forks, by Build's code.

@@ -224,3 +224,35 @@ func TestPoolPartialRun(t *testing.T) {
 		t.Errorf("forks %d and %d, want 2 and 1", len(got.Runs[0].Forks), n)
 	}
 }
+
+// TestPoolSkippedRun: a run skipped in every input is skipped in the
+// pool; skipped in one input and run in another, it is failed, naming
+// both, as Build fails a run skipped in some of one batch's forks.
+func TestPoolSkippedRun(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	skippedBatch := func(start time.Time) *Report {
+		forks := poolForks(1, 1)
+		forks[0].Iterations, forks[0].Skipped = nil, "no GPU"
+		_, _, env := fixture()
+		env.Start = start
+		return roundTrip(t, Build(poolPlan(1), forks, env))
+	}
+	s1, s2 := skippedBatch(t0), skippedBatch(t0.Add(time.Minute))
+	if s1.Runs[0].Status != StatusSkipped {
+		t.Fatalf("fixture: status %s, want skipped", s1.Runs[0].Status)
+	}
+	got, _, err := Pool([]Named{{"s1.json", s1}, {"s2.json", s2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run := got.Runs[0]; run.Status != StatusSkipped || run.SkipReason != "no GPU" || len(run.Forks) != 2 || run.Settings.Forks != 2 {
+		t.Errorf("skipped in both: status %s, reason %q, %d forks, settings.forks %d; want skipped, no GPU, 2", run.Status, run.SkipReason, len(run.Forks), run.Settings.Forks)
+	}
+	got, _, err = Pool([]Named{{"s1.json", s1}, {"a.json", batch(t, t0.Add(2*time.Minute), 2)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run := got.Runs[0]; !run.Failed() || run.Error != "the benchmark skipped itself in s1.json (no GPU) and ran in a.json" || run.Primary != nil {
+		t.Errorf("skipped in one: status %s, error %q; want failed, naming both", run.Status, run.Error)
+	}
+}
