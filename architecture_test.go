@@ -144,12 +144,14 @@ func modulePackages(t *testing.T) map[string][]string {
 	return out
 }
 
-// TestSuiteBinaryLinksNoNetwork keeps what every fork execs small: the
-// root package, which every suite binary links, must not bring in the
-// network stack, TLS or cgo (net's resolver makes the binary dynamically
-// linked, and the dynamic loader and these packages' inits cost each
-// fork milliseconds before main).
-func TestSuiteBinaryLinksNoNetwork(t *testing.T) {
+// TestSuiteBinaryLinksLittle keeps what every fork execs small: the root
+// package, which every suite binary links, must not bring in the network
+// stack, TLS or cgo (net's resolver makes the binary dynamically linked,
+// and the dynamic loader and these packages' inits cost each fork
+// milliseconds before main), nor go/build or debug/buildinfo (go/doc,
+// internal/platform, debug/dwarf and decompressors), whose inits every
+// fork would run for what only the parent asks once.
+func TestSuiteBinaryLinksLittle(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -158,7 +160,7 @@ func TestSuiteBinaryLinksNoNetwork(t *testing.T) {
 	if !slices.Contains(deps, module+"/spec") {
 		t.Fatalf("go list -deps . does not list %s/spec; the test reads the wrong package: %v", module, deps)
 	}
-	for _, p := range []string{"net", "net/http", "crypto/tls", "crypto/x509", "os/user", "runtime/cgo"} {
+	for _, p := range []string{"net", "net/http", "crypto/tls", "crypto/x509", "os/user", "runtime/cgo", "go/build", "debug/buildinfo", "debug/dwarf"} {
 		if slices.Contains(deps, p) {
 			t.Errorf("a suite binary links %s; find who imports it with go list -deps -f '{{.ImportPath}}: {{.Imports}}' .", p)
 		}

@@ -3,7 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
-	"debug/buildinfo"
+	"os"
 	"os/exec"
 	"runtime/debug"
 	"strings"
@@ -41,9 +41,7 @@ func sources(ctx context.Context, p *plan.Plan) []report.Source {
 		}
 		seen[r.GoTest.Dir] = true
 		s := report.Source{Package: r.GoTest.ImportPath}
-		if bi, err := buildinfo.ReadFile(r.GoTest.Binary); err == nil {
-			s.Module = bi.Main.Path
-		}
+		s.Module = binaryModule(ctx, r.GoTest.Binary)
 		gitState(ctx, r.GoTest.Dir, &s)
 		out = append(out, s)
 	}
@@ -70,6 +68,26 @@ func binarySource() (report.Source, bool) {
 		}
 	}
 	return s, true
+}
+
+// binaryModule is the main module a Go binary was built from, as `go
+// version -m` reads it ("" when it cannot). The go command, which built
+// the test binary, reads it rather than debug/buildinfo: that package
+// would link debug/elf, debug/dwarf and their decompressors into every
+// suite binary, and every fork would run their inits.
+func binaryModule(ctx context.Context, binary string) string {
+	cmd := exec.CommandContext(ctx, "go", "version", "-m", binary)
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Split(line, "\t"); len(f) >= 3 && f[0] == "" && f[1] == "mod" {
+			return f[2]
+		}
+	}
+	return ""
 }
 
 // gitState fills in s's VCS state from git in dir, when dir is in a git
