@@ -23,7 +23,6 @@ package benchspec
 
 import (
 	"fmt"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -80,7 +79,17 @@ var registry struct {
 	byName map[string]*registration
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9_./-]+$`)
+// validName reports whether name is non-empty and only letters, digits,
+// '_', '.', '/' and '-' (a loop, not a regexp: every fork registers its
+// benchmarks before main, and compiling a regexp there costs each fork).
+func validName(name string) bool {
+	for _, c := range []byte(name) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-') {
+			return false
+		}
+	}
+	return name != ""
+}
 
 // Register adds a benchmark body under name. Names consist of letters,
 // digits and `_ . / -`. Register is meant for init functions: an invalid
@@ -95,7 +104,7 @@ func Register(name string, fn func(*B), opts ...Option) {
 // register checks and adds a registration; fname names the caller in
 // panics.
 func register(fname, name string, body worker.Body, opts []Option) {
-	if !validName.MatchString(name) {
+	if !validName(name) {
 		panic(fmt.Sprintf("benchspec.%s: invalid benchmark name %q: use letters, digits and _ . / -", fname, name))
 	}
 	r := &registration{name: name, body: body, params: map[string][]string{}, ints: map[string]bool{}}
@@ -103,7 +112,7 @@ func register(fname, name string, body worker.Body, opts []Option) {
 		o.apply(r)
 	}
 	for k, v := range r.params {
-		if !validName.MatchString(k) || len(v) == 0 {
+		if !validName(k) || len(v) == 0 {
 			panic(fmt.Sprintf("benchspec.%s(%q): parameter %q needs a name of letters, digits and _ . / - and at least one value", fname, name, k))
 		}
 	}
