@@ -44,6 +44,9 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 		matched []string
 	}
 	sels := make([]selection, 0, entryCount(specs))
+	// A large spec repeats its patterns: what an include and exclude
+	// select among the registered benchmarks is found once per pair.
+	selects := map[[2]string][]string{}
 	total := 0
 	for _, s := range specs {
 		if p.Suite == "" {
@@ -64,8 +67,10 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 			var err *spec.Error
 			if e.Package != "" {
 				matched, err = matchGoTest(e, sc.sortedNames())
-			} else {
-				matched, err = match(e, sc.sortedNames())
+			} else if m, ok := selects[[2]string{e.Include, e.Exclude}]; ok {
+				matched = m
+			} else if matched, err = match(e, sc.sortedNames()); err == nil {
+				selects[[2]string{e.Include, e.Exclude}] = matched
 			}
 			if err != nil {
 				errs = append(errs, err)

@@ -34,6 +34,9 @@ type document struct {
 	// aliasSite is the outermost alias being expanded, where an alias
 	// bomb is reported.
 	aliasSite *yaml.Node
+	// regexps holds the patterns checkRegexp parsed, each with its
+	// syntax error ("" for none).
+	regexps map[string]string
 }
 
 func newDocument(path string) *document {

@@ -185,3 +185,23 @@ func TestAppendCanonical(t *testing.T) {
 		t.Error("appendShape vouched for an empty include")
 	}
 }
+
+// TestRepeatedBadPattern checks that a pattern parsed once is still
+// reported at every entry that uses it.
+func TestRepeatedBadPattern(t *testing.T) {
+	src := "version: 1\nname: re\nbenchmarks:\n  - include: 'a('\n  - include: 'b'\n  - include: 'a('\n    exclude: 'a('\n"
+	_, err := Parse("r.yaml", []byte(src))
+	var got []string
+	for _, e := range Errors(err) {
+		got = append(got, e.Error())
+	}
+	msg := ": invalid regular expression \"a(\": missing closing ): `a(`"
+	want := []string{
+		"r.yaml:4:14: benchmarks[0].include" + msg,
+		"r.yaml:6:14: benchmarks[2].include" + msg,
+		"r.yaml:7:14: benchmarks[2].exclude" + msg,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -90,13 +90,23 @@ func (d *document) checkRegexp(ptr string, v any) {
 		return // valid, whatever its name
 	}
 	// Parsing finds every error regexp.Compile reports, at a fraction of
-	// its cost (the plan compiles the pattern once, to match).
-	if _, err := syntax.Parse(s, syntax.Perl); err != nil {
-		msg := err.Error()
-		var se *syntax.Error
-		if errors.As(err, &se) {
-			msg = se.Code.String() + ": `" + se.Expr + "`"
+	// its cost (the plan compiles the pattern once, to match). A large
+	// spec repeats its patterns: each is parsed once.
+	msg, seen := d.regexps[s]
+	if !seen {
+		if _, err := syntax.Parse(s, syntax.Perl); err != nil {
+			msg = err.Error()
+			var se *syntax.Error
+			if errors.As(err, &se) {
+				msg = se.Code.String() + ": `" + se.Expr + "`"
+			}
 		}
+		if d.regexps == nil {
+			d.regexps = map[string]string{}
+		}
+		d.regexps[s] = msg
+	}
+	if msg != "" {
 		d.errorPtr(ptr, "%s: invalid regular expression %q: %s", d.display(ptr), s, msg)
 	}
 }
