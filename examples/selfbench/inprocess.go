@@ -21,9 +21,11 @@ import (
 // envInProcess, set to a number of rounds, makes the binary compare the
 // four loop forms of map.Lookup and sort.Ints1000 inside one process, on
 // one fixture: benchspec's `for b.Loop()` and `for range b.Invocations()`
-// (a worker fork run in-process, one 20 ms iteration) and testing.B's
+// (a worker fork run in-process, one 5 ms iteration) and testing.B's
 // `for b.Loop()` and `for range b.N` (testing.Benchmark, -test.benchtime
-// 20ms), one of each per round. Item 2 compares fresh processes, whose
+// 5ms), one of each per round, the first rotating. A third body, map.Lookup
+// with i += 3, is the control for what `for range b.N` gains on
+// map.Lookup by merging the body's i with its own index. Item 2 compares fresh processes, whose
 // figures also differ by what each process draws (a map's layout follows
 // its hash seed and the runtime's per-process hash key); here every form
 // measures the same map at the same addresses, so what is left between
@@ -32,7 +34,7 @@ import (
 const envInProcess = "SELFBENCH_IN_PROCESS"
 
 // inProcessWindow is the length of one measured window.
-const inProcessWindow = 20 * time.Millisecond
+const inProcessWindow = 5 * time.Millisecond
 
 // loopForms are one workload's bodies in the four loop forms, sharing
 // the fixture that setup builds.
@@ -87,6 +89,44 @@ var inProcessForms = []loopForms{
 			for range b.N {
 				benchspec.Sink(m[keys[i&(len(keys)-1)]])
 				i++
+			}
+		}},
+	// The control: map.Lookup stepping through its keys by 3, so that
+	// `for range b.N` cannot merge i with its own index (in map.Lookup it
+	// does, and counts one variable where the other forms count two).
+	{name: "map.Lookup, i += 3",
+		setup: func() { ipMap, ipKeys = mapFixture() },
+		loop: func(b *worker.B) {
+			m, keys := ipMap, ipKeys
+			i := 0
+			for b.Loop() {
+				benchspec.Sink(m[keys[i&(len(keys)-1)]])
+				i += 3
+			}
+		},
+		inv: func(b *worker.B) {
+			m, keys := ipMap, ipKeys
+			i := 0
+			for range b.Invocations() {
+				benchspec.Sink(m[keys[i&(len(keys)-1)]])
+				i += 3
+			}
+		},
+		testLoop: func(b *testing.B) {
+			m, keys := ipMap, ipKeys
+			i := 0
+			for b.Loop() {
+				benchspec.Sink(m[keys[i&(len(keys)-1)]])
+				i += 3
+			}
+		},
+		testN: func(b *testing.B) {
+			m, keys := ipMap, ipKeys
+			b.ResetTimer()
+			i := 0
+			for range b.N {
+				benchspec.Sink(m[keys[i&(len(keys)-1)]])
+				i += 3
 			}
 		}},
 	{name: "sort.Ints1000",
