@@ -147,7 +147,7 @@ func (d *driver) accuracy() error {
 			d.res.note("%s: the medians differ by %s, but the processes of the two harnesses overlap (%s): the difference is within the variation from one process to the next, which more forks and processes would average out.",
 				name, pct(diff), spread)
 		case !ok:
-			d.res.note("%s: the medians differ by %s and no benchspec fork lies within the range of testing.B's `for range b.N` processes (%s): a difference of the harness, of the code each loop compiles to, or of what these few processes drew (a Go map's layout follows a per-process hash key); %s=40 compares the loop forms in one process, on one fixture, and %s adds processes.",
+			d.res.note("%s: the medians differ by %s and no benchspec fork lies within the range of testing.B's `for range b.N` processes (%s): a difference of the harness, of the code each loop compiles to, or of what these few processes drew (a Go map's layout follows a per-process hash key); %s=120 compares the loop forms in one process, on one fixture, and %s adds processes.",
 				name, pct(diff), spread, envInProcess, envRounds)
 		}
 		d.res.add(row{

@@ -178,7 +178,7 @@ func inProcessMain(arg string) int {
 	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "in-process: "+format+"\n", args...) }
 	rounds, err := strconv.Atoi(arg)
 	if err != nil || rounds < 1 {
-		logf("%s=%q: want a number of rounds, at least 1 (e.g. 40)", envInProcess, arg)
+		logf("%s=%q: want a number of rounds, at least 1 (e.g. 120)", envInProcess, arg)
 		return 2
 	}
 	start, before := time.Now(), snapshotCPU()
