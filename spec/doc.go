@@ -32,12 +32,16 @@
 //
 // Large specs (10 000 entries, about 820 KiB) parse in time and memory
 // linear in their size, with most of the cost in yaml.v3's decoding.
-// What keeps the rest small: the schema validates one entry per shape
-// (quickValid), the Spec's positions are looked up member by member from
-// each entry's YAML node rather than by JSON pointer from the root, and
-// pointers, paths and decoders are made only for values that are there
-// or errors that need them. BenchmarkParse measures Parse alone, plan's
-// BenchmarkFrontEnd Parse and plan.Build together.
+// A file of 64 KiB or more that ends with its `benchmarks:` block list is
+// decoded in two halves at once, split before an item line near the
+// middle (split.go: any doubt or error, and it is decoded whole), and its
+// entries are built on two goroutines. What keeps the rest small: the
+// schema validates one entry per shape (quickValid), the Spec's positions
+// are looked up member by member from each entry's YAML node rather than
+// by JSON pointer from the root, and pointers, paths and decoders are
+// made only for values that are there or errors that need them.
+// BenchmarkParse measures Parse alone, plan's BenchmarkFrontEnd Parse
+// and plan.Build together.
 //
 // Mode is the closed set of benchmark modes; what varies by mode is its
 // methods (mode.go).

@@ -75,26 +75,32 @@ func (d *document) load(data []byte) bool {
 		d.errorAt(line, col, "invalid UTF-8 (byte 0x%02X); spec files must be UTF-8 text", data[off])
 		return false
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			d.errorAt(1, 1, "empty spec: expected a mapping with version, name and benchmarks")
-		} else {
-			d.syntaxError(data, err)
-		}
-		return false
+	var doc *yaml.Node
+	if len(data) >= splitMin {
+		doc, _ = decodeSplit(data) // nil: parse it whole
 	}
-	var next yaml.Node
-	switch err := dec.Decode(&next); {
-	case errors.Is(err, io.EOF):
-	case err != nil:
-		d.syntaxError(data, err)
-	default:
-		d.errorNode(&next, "a second YAML document; a spec file holds exactly one (remove this ---)")
+	if doc == nil {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		doc = new(yaml.Node)
+		if err := dec.Decode(doc); err != nil {
+			if errors.Is(err, io.EOF) {
+				d.errorAt(1, 1, "empty spec: expected a mapping with version, name and benchmarks")
+			} else {
+				d.syntaxError(data, err)
+			}
+			return false
+		}
+		var next yaml.Node
+		switch err := dec.Decode(&next); {
+		case errors.Is(err, io.EOF):
+		case err != nil:
+			d.syntaxError(data, err)
+		default:
+			d.errorNode(&next, "a second YAML document; a spec file holds exactly one (remove this ---)")
+		}
 	}
 	if len(doc.Content) == 0 {
-		d.errorNode(&doc, "empty spec: expected a mapping with version, name and benchmarks")
+		d.errorNode(doc, "empty spec: expected a mapping with version, name and benchmarks")
 		return false
 	}
 	root := doc.Content[0]
