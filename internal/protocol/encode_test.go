@@ -19,7 +19,7 @@ func TestAppendMessageMatchesEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 2000 {
 		var m Message
-		fill(r, reflect.ValueOf(&m).Elem(), i%4 == 0)
+		fillRandom(r, reflect.ValueOf(&m).Elem(), i%4 == 0)
 		var want bytes.Buffer
 		if err := json.NewEncoder(&want).Encode(&m); err != nil {
 			t.Fatal(err)
@@ -54,9 +54,9 @@ func TestAppendMessageRefusesNaN(t *testing.T) {
 
 var tricky = []string{"", "a", "ns/op", "\"q\"\\", "<&>", "\x00\x1f\n\r\t", "é✓", "\u2028\u2029", "bad\xff\xfeutf8", "\xe2\x82"}
 
-// fill sets v to a random value; with sparse, about half the optional
+// fillRandom sets v to a random value; with sparse, about half the optional
 // parts stay empty, so omitempty is exercised both ways.
-func fill(r *rand.Rand, v reflect.Value, sparse bool) {
+func fillRandom(r *rand.Rand, v reflect.Value, sparse bool) {
 	if sparse && r.IntN(2) == 0 && v.Kind() != reflect.Struct {
 		return
 	}
@@ -78,27 +78,27 @@ func fill(r *rand.Rand, v reflect.Value, sparse bool) {
 		v.SetFloat(f)
 	case reflect.Pointer:
 		v.Set(reflect.New(v.Type().Elem()))
-		fill(r, v.Elem(), sparse)
+		fillRandom(r, v.Elem(), sparse)
 	case reflect.Struct:
 		for i := range v.NumField() {
-			fill(r, v.Field(i), sparse)
+			fillRandom(r, v.Field(i), sparse)
 		}
 	case reflect.Slice:
 		n := 1 + r.IntN(4)
 		v.Set(reflect.MakeSlice(v.Type(), n, n))
 		for i := range n {
-			fill(r, v.Index(i), false)
+			fillRandom(r, v.Index(i), false)
 		}
 	case reflect.Array:
 		for i := range v.Len() {
-			fill(r, v.Index(i), false)
+			fillRandom(r, v.Index(i), false)
 		}
 	case reflect.Map:
 		v.Set(reflect.MakeMap(v.Type()))
 		for range 1 + r.IntN(4) {
 			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
-			fill(r, k, false)
-			fill(r, e, false)
+			fillRandom(r, k, false)
+			fillRandom(r, e, false)
 			v.SetMapIndex(k, e)
 		}
 	default:

@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -153,7 +152,7 @@ func Serve(lookup Lookup) int {
 // package's test binary (RunTestBinary); lookup may be nil.
 func ServeBodies(lookup BodyLookup) int {
 	var a protocol.Assignment
-	if err := json.Unmarshal([]byte(os.Getenv(protocol.EnvAssignment)), &a); err != nil {
+	if err := protocol.DecodeAssignment([]byte(os.Getenv(protocol.EnvAssignment)), &a); err != nil {
 		fmt.Fprintf(os.Stderr, "benchspec worker: bad assignment: %v\n", err)
 		return 2
 	}
