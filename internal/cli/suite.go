@@ -95,9 +95,9 @@ func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.W
 // package is built or run: its entries are checked as entries
 // (plan.CheckPackageEntries) and left out of the plan.
 //
-// The garbage collector is off from the first spec read to the plan
-// built, within frontEndHeadroom bytes more than the process held
-// before (gcpause.Off): a spec of 10 000 entries peaks at about 80 MiB.
+// The garbage collector is off while the specs are parsed, within
+// frontEndHeadroom bytes more than the process held before
+// (gcpause.Off): a spec of 10 000 entries peaks at about 80 MiB.
 // frontEndHeadroom bounds the memory the front end may add with the
 // garbage collector off; beyond it, the collector runs.
 const frontEndHeadroom = 128 << 20
@@ -117,8 +117,10 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	byFile := map[string][]error{}
 	var other []error // problems without a position in a file given
 	entries := map[string]int{}
-	// The front end's memory stays mostly live until the plan is built:
-	// the garbage collector is off until then (package gcpause).
+	// What parsing allocates stays mostly live until the Spec is built:
+	// the garbage collector is off meanwhile (package gcpause). It is on
+	// again for the plan, whose large run slice its background marking
+	// pages in on the other CPU while the runs are filled.
 	restoreGC := gcpause.Off(frontEndHeadroom)
 	for _, path := range paths {
 		s, err := spec.ParseFile(path)
@@ -129,6 +131,7 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 		entries[path] = len(s.Entries)
 		specs = append(specs, s)
 	}
+	restoreGC()
 	var p *plan.Plan
 	var scoped spec.ErrorList
 	for _, s := range specs {
@@ -177,7 +180,6 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 			other = append(other, err)
 		}
 	}
-	restoreGC()
 	n := 0
 	for _, path := range paths {
 		for _, err := range byFile[path] {

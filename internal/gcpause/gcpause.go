@@ -1,12 +1,18 @@
 // Package gcpause turns the garbage collector off for a burst of
-// allocation whose memory stays mostly live, such as the front end of a
-// batch (spec.Parse and plan.Build): parsing a spec of 10 000 entries
-// allocates about 70 MB, most of it alive until the plan is built, so
-// the collector's cycles on the way (eight of them, each marking a heap
-// that only grew) find little to free, and on a 2-core machine they take
-// CPU from the parse itself. With the collector off the peak heap is
-// what was allocated, a few MB more than with it on (the parse's
-// garbage), and a memory limit keeps it bounded whatever the input.
+// allocation whose memory stays mostly live, such as parsing a spec
+// (spec.Parse): a spec of 10 000 entries allocates about 55 MB, most of
+// it alive until its Spec is built, so the collector's cycles on the way
+// (six or seven, each marking a heap that only grew) find little to free,
+// and on a 2-core machine they take CPU from the parse itself. With the
+// collector off the peak heap is what was allocated, a few MB more than
+// with it on (the parse's garbage), and a memory limit keeps it bounded
+// whatever the input.
+//
+// It is no gain everywhere: plan.Build of 100 000 runs is 50 % slower
+// with the collector off, because its background marking reads the
+// freshly allocated run slice and so takes that memory's page faults on
+// the other CPU, ahead of the goroutine filling it. Measure before using
+// it (scripts/frontend-ab.sh).
 package gcpause
 
 import (
