@@ -14,21 +14,27 @@ import (
 func runCompare(e *cli.Env, args []string) int {
 	fs := e.Flags("compare BASE.json NEW.json [--threshold 5%] [--format text|markdown|json]",
 		"Compare pairs the runs of two JSON reports by benchmark, params and mode,\n"+
-			"and shows per pair the change of the score, its confidence interval and\n"+
-			"the p-value of Welch's t-test on the fork means (forks are the unit: a\n"+
-			"fork's iterations share its process). A change whose confidence interval\n"+
-			"(at 1-alpha) lies wholly beyond the threshold, in the direction the unit\n"+
-			"calls worse (lower for ops/time, higher for time/op), is a regression;\n"+
-			"wholly within it, unchanged; across it, inconclusive (\"no change shown\"\n"+
-			"when not significant), with the forks a side that would decide it. With\n"+
-			"--threshold 0 nothing is unchanged: no interval lies within ±0.\n"+
+			"and shows per pair the change of the score, its confidence interval, the\n"+
+			"p-value of Welch's t-test on the fork means (forks are the unit: a fork's\n"+
+			"iterations share its process) and that of a Mann-Whitney U (rank) test on\n"+
+			"the same fork means. A change whose confidence interval (at 1-alpha) lies\n"+
+			"wholly beyond the threshold, in the direction the unit calls worse (lower\n"+
+			"for ops/time, higher for time/op), and whose rank test is significant too,\n"+
+			"is a regression; wholly within it, unchanged; otherwise inconclusive (\"no\n"+
+			"change shown\" when not significant), with the forks a side that would\n"+
+			"decide it. With --threshold 0 nothing is unchanged: no interval lies\n"+
+			"within ±0. The rank test guards against fork means that are not normal\n"+
+			"(a process landing in a fast or a slow state), but its p cannot go below\n"+
+			"0.1 with 3 forks a side: with the default 3 forks compare gives no\n"+
+			"regression or improvement. Run at least 4 forks a side, 5 recommended\n"+
+			"(JMH's default).\n"+
 			"Runs on one side only are listed. Forks that ran back to back share the\n"+
 			"machine's state of those seconds: run batches meant for compare with\n"+
 			"--order interleaved (a side in declared order gets a note). It exits 1\n"+
 			"when a run regressed or failed in NEW, 2 on bad usage or an unreadable\n"+
 			"report, and 0 otherwise.")
 	threshold := fs.String("threshold", "5%", "smallest change that counts, in percent (the % is optional); the confidence interval must lie beyond it")
-	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of the t-test")
+	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of both tests (Welch's t-test and the rank test)")
 	format := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
 	out := fs.String("out", "", "write to this file instead of stdout")
 	files, status, ok := e.Parse(fs, args)

@@ -16,11 +16,15 @@ import (
 )
 
 // The fixture reports of the compare package: two runs of one build, and
-// one with sqrt.Sunk avgt 30 % slower.
+// one with sqrt.Sunk avgt 30 % slower, 3 forks a run; base5 and slow5
+// are base and slow with 5 forks a run, enough for compare's rank test
+// to be significant.
 var (
 	baseJSON  = filepath.Join("..", "..", "report", "compare", "testdata", "base.json")
 	rerunJSON = filepath.Join("..", "..", "report", "compare", "testdata", "rerun.json")
 	slowJSON  = filepath.Join("..", "..", "report", "compare", "testdata", "slow.json")
+	base5JSON = filepath.Join("..", "..", "report", "compare", "testdata", "base5.json")
+	slow5JSON = filepath.Join("..", "..", "report", "compare", "testdata", "slow5.json")
 )
 
 func runCmd(t *testing.T, args ...string) (status int, stdout, stderr string) {
@@ -55,16 +59,20 @@ func TestCompareCommand(t *testing.T) {
 	if status != exitOK || !strings.Contains(stdout, "regressions: 0,") {
 		t.Errorf("compare base rerun: status %d, want 0 and no regression:\n%s", status, stdout)
 	}
-	status, stdout, _ = runCmd(t, "compare", baseJSON, slowJSON, "--threshold", "5%")
+	status, stdout, _ = runCmd(t, "compare", base5JSON, slow5JSON, "--threshold", "5%")
 	if status != exitFail || strings.Count(stdout, "REGRESSION") != 1 || !strings.Contains(stdout, "sqrt.Sunk") {
-		t.Errorf("compare base slow: status %d, want 1 and one regression:\n%s", status, stdout)
+		t.Errorf("compare base5 slow5: status %d, want 1 and one regression:\n%s", status, stdout)
 	}
-	if status, _, _ := runCmd(t, "compare", "--threshold", "50", baseJSON, slowJSON); status != exitOK {
+	if status, _, _ := runCmd(t, "compare", "--threshold", "50", base5JSON, slow5JSON); status != exitOK {
 		t.Errorf("compare --threshold 50: status %d, want 0", status)
 	}
-	status, stdout, _ = runCmd(t, "compare", "--format", "json", baseJSON, slowJSON)
+	status, stdout, _ = runCmd(t, "compare", "--format", "json", base5JSON, slow5JSON)
 	var res struct {
-		Pairs []struct{ Key, Verdict string }
+		Test  string
+		Pairs []struct {
+			Key, Verdict string
+			PRank        *float64 `json:"p_rank"`
+		}
 	}
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil || status != exitFail {
 		t.Fatalf("compare --format json: status %d, %v:\n%s", status, err, stdout)
@@ -73,13 +81,26 @@ func TestCompareCommand(t *testing.T) {
 	for _, p := range res.Pairs {
 		if p.Verdict == "regression" {
 			regressed = append(regressed, p.Key)
+			if p.PRank == nil || *p.PRank >= 0.05 {
+				t.Errorf("%s: regression with p_rank %v, want one below 0.05", p.Key, p.PRank)
+			}
 		}
 	}
-	if diff := cmp.Diff([]string{"sqrt.Sunk#avgt"}, regressed); diff != "" {
-		t.Errorf("regressions (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]string{"sqrt.Sunk#avgt"}, regressed); diff != "" || res.Test != "welch+mann-whitney-fork-means" {
+		t.Errorf("test %q, regressions (-want +got):\n%s", res.Test, diff)
 	}
-	if _, md, _ := runCmd(t, "compare", "--format", "markdown", baseJSON, slowJSON); !strings.Contains(md, "| sqrt.Sunk |") {
+	if _, md, _ := runCmd(t, "compare", "--format", "markdown", base5JSON, slow5JSON); !strings.Contains(md, "| sqrt.Sunk |") {
 		t.Errorf("markdown comparison:\n%s", md)
+	}
+	// With 3 forks a side the rank test cannot be significant: the same
+	// +30 % is inconclusive, exit 0, and the output says why and what
+	// to run instead.
+	status, stdout, _ = runCmd(t, "compare", baseJSON, slowJSON)
+	if status != exitOK || strings.Contains(stdout, "REGRESSION") ||
+		!strings.Contains(stdout, "sqrt.Sunk avgt: Welch's test on the fork means would call it a regression (+") ||
+		!strings.Contains(stdout, "but the rank test does not (p = 0.100 with 3 and 3 forks; it cannot go below 0.1 with 3 and 3): about 4 forks a side would decide it") ||
+		!strings.Contains(stdout, "The rank test cannot reach p < 0.05 with fewer than 4 forks a side") {
+		t.Errorf("compare base slow (3 forks): status %d, want 0, no regression, the rank test's reason:\n%s", status, stdout)
 	}
 }
 
@@ -109,7 +130,7 @@ func TestCompareNeverSaysUnchangedForAWideInterval(t *testing.T) {
 func TestCompareNotesDeclaredOrder(t *testing.T) {
 	dir := t.TempDir()
 	var paths []string
-	for _, name := range []string{baseJSON, slowJSON} {
+	for _, name := range []string{base5JSON, slow5JSON} {
 		rep := readFixture(t, name)
 		rep.Order = &report.Order{Kind: "declared"}
 		paths = append(paths, writeFixture(t, dir, filepath.Base(name), rep))

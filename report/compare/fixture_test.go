@@ -27,10 +27,18 @@ var update = flag.Bool("update", false, "rewrite the files in testdata/")
 // ones do). They are generated, so that they stay deterministic and
 // readable, and checked in, so that the CLI's tests read real files
 // (go test -update regenerates them).
+//
+// They have 3 forks a run, benchspec's default, with which the rank test
+// that a verdict needs cannot be significant (its smallest p is 0.1):
+// base5.json and slow5.json are base.json and slow.json with 5 forks a
+// run, JMH's default, from which compare can tell a regression.
 const (
 	baseFile  = "base.json"  // the baseline
 	rerunFile = "rerun.json" // the same build measured again
 	slowFile  = "slow.json"  // the same, but sqrt.Sunk avgt takes 30 % longer
+
+	base5File = "base5.json" // base.json with 5 forks a run
+	slow5File = "slow5.json" // slow.json with 5 forks a run
 )
 
 // fixtureRun is a run of the synthetic plan and its true time per op in
@@ -52,17 +60,23 @@ var fixtureRuns = []fixtureRun{
 }
 
 // synthetic returns the report of the synthetic plan measured with the
-// given seed; slower maps a run key to a factor on its time per op.
+// given seed, 3 forks a run; slower maps a run key to a factor on its
+// time per op.
 func synthetic(seed uint64, slower map[string]float64) *report.Report {
+	return syntheticForks(seed, slower, 3)
+}
+
+// syntheticForks is synthetic with forks forks a run.
+func syntheticForks(seed uint64, slower map[string]float64, forks int) *report.Report {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	p := &plan.Plan{Suite: "seeds", Specs: []plan.SpecRef{{Path: "bench/seeds.yaml", SHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}}}
-	var forks []protocol.ForkResult
+	var results []protocol.ForkResult
 	for i, fr := range fixtureRuns {
 		key := fr.name + "#" + fr.mode.String()
 		if len(fr.params) > 0 {
 			key = fr.name + "?" + fr.params[0].Name + "=" + fr.params[0].Value + "#" + fr.mode.String()
 		}
-		s := spec.Settings{TimeUnit: fr.unit, Forks: 3, Warmup: spec.Iterations{Iterations: 1, Time: 100 * time.Millisecond, BatchSize: 1},
+		s := spec.Settings{TimeUnit: fr.unit, Forks: forks, Warmup: spec.Iterations{Iterations: 1, Time: 100 * time.Millisecond, BatchSize: 1},
 			Measurement:      spec.Iterations{Iterations: 5, Time: 100 * time.Millisecond, BatchSize: 1},
 			OpsPerInvocation: 1, Threads: 1, Timeout: 10 * time.Minute, Env: map[string]string{}}
 		p.Runs = append(p.Runs, plan.Run{Index: i, Key: key, Benchmark: fr.name, Params: fr.params, Mode: fr.mode,
@@ -71,7 +85,7 @@ func synthetic(seed uint64, slower map[string]float64) *report.Report {
 		if f, ok := slower[key]; ok {
 			perOp *= f
 		}
-		for fork := 1; fork <= 3; fork++ {
+		for fork := 1; fork <= forks; fork++ {
 			forkBias := 1 + 0.01*rng.NormFloat64()
 			f := protocol.ForkResult{Run: i, Fork: fork, PID: 100 + fork, Wall: time.Second}
 			for it := 0; it < 6; it++ {
@@ -82,13 +96,13 @@ func synthetic(seed uint64, slower map[string]float64) *report.Report {
 				t := perOp * forkBias * (1 + 0.02*rng.NormFloat64())
 				f.Iterations = append(f.Iterations, iteration(fr.mode, phase, index, t, rng))
 			}
-			forks = append(forks, f)
+			results = append(results, f)
 		}
 	}
 	env := report.Env{ToolVersion: "v0.1.0", GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", CPU: "Test CPU @ 3.00GHz",
 		NumCPU: 8, GOMAXPROCS: 8, Hostname: "bench-host", TimerResolutionNs: report.NaN(), TimerOverheadNs: report.NaN(),
 		Start: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), End: time.Date(2025, 1, 2, 3, 9, 5, 0, time.UTC)}
-	return report.Build(p, forks, env)
+	return report.Build(p, results, env)
 }
 
 // iteration is a measurement of 100 ms at t ns per op; in sample mode,
@@ -111,6 +125,8 @@ func fixtures() map[string]*report.Report {
 		baseFile:  synthetic(1, nil),
 		rerunFile: synthetic(2, nil),
 		slowFile:  synthetic(2, map[string]float64{"sqrt.Sunk#avgt": 1.3}),
+		base5File: syntheticForks(1, nil, 5),
+		slow5File: syntheticForks(2, map[string]float64{"sqrt.Sunk#avgt": 1.3}, 5),
 	}
 }
 

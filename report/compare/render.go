@@ -32,21 +32,25 @@ func Write(w io.Writer, res *Result, format string) error {
 	return fmt.Errorf("compare: unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
 }
 
-var header = []string{"Benchmark", "Params", "Mode", "Units", "Base", "New", "Change", "CI", "p", "Verdict"}
+var header = []string{"Benchmark", "Params", "Mode", "Units", "Base", "New", "Change", "CI", "p", "p rank", "Verdict"}
 
 func writeTable(w io.Writer, res *Result, markdown bool) error {
 	var b strings.Builder
-	intro := fmt.Sprintf("Comparing %s with %s (Welch's t-test on fork means): a change whose %g%% confidence interval lies beyond ±%s is a regression or an improvement, within it unchanged, across it inconclusive (not shown either way).",
-		res.BaseName, res.NewName, 100*(1-res.Alpha), percent(res.Threshold, false))
+	intro := fmt.Sprintf("Comparing %s with %s (Welch's t-test and the Mann-Whitney U test on fork means): a change whose %g%% confidence interval lies beyond ±%s, and whose rank test is significant too (p rank < %g), is a regression or an improvement; within it unchanged; otherwise inconclusive (not shown either way).",
+		res.BaseName, res.NewName, 100*(1-res.Alpha), percent(res.Threshold, false), res.Alpha)
 	if res.Threshold == 0 {
-		intro = fmt.Sprintf("Comparing %s with %s (Welch's t-test on fork means): a change whose %g%% confidence interval excludes 0 is a regression or an improvement; otherwise inconclusive (no change shown: with threshold 0 nothing can be shown unchanged).",
-			res.BaseName, res.NewName, 100*(1-res.Alpha))
+		intro = fmt.Sprintf("Comparing %s with %s (Welch's t-test and the Mann-Whitney U test on fork means): a change whose %g%% confidence interval excludes 0, and whose rank test is significant too (p rank < %g), is a regression or an improvement; otherwise inconclusive (no change shown: with threshold 0 nothing can be shown unchanged).",
+			res.BaseName, res.NewName, 100*(1-res.Alpha), res.Alpha)
+	}
+	if rankFloor(res) {
+		k := rankMinForks(res.Alpha)
+		intro += fmt.Sprintf(" The rank test cannot reach p < %g with fewer than %d forks a side, and some pairs here have fewer: they can show no regression or improvement; run at least %d forks a side (JMH's default is 5).", res.Alpha, k, k)
 	}
 	ci := fmt.Sprintf("CI (%g%%)", 100*(1-res.Alpha))
 	rows := [][]string{}
 	for _, p := range res.Pairs {
 		rows = append(rows, []string{p.Benchmark, params(p.Params), p.Mode.String(), p.Unit, side(p.Base), side(p.New),
-			percent(float64(p.Change), true), interval(p.ChangeCI), pValue(p.P), verdict(p)})
+			percent(float64(p.Change), true), interval(p.ChangeCI), pValue(p.P), pValue(p.PRank), verdict(p)})
 	}
 	head := append([]string{}, header...)
 	head[7] = ci
@@ -96,6 +100,18 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 		res.BaseName, len(res.OnlyBase), res.NewName, len(res.OnlyNew))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// rankFloor reports whether a pair has too few forks on a side for the
+// rank test ever to be significant at res.Alpha, so that no verdict
+// but unchanged is possible for it.
+func rankFloor(res *Result) bool {
+	for _, p := range res.Pairs {
+		if p.Base.Forks >= 2 && p.New.Forks >= 2 && rankMinP(p.Base.Forks, p.New.Forks) >= res.Alpha {
+			return true
+		}
+	}
+	return false
 }
 
 func label(r Run) string {

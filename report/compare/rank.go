@@ -1,0 +1,78 @@
+package compare
+
+import (
+	"errors"
+	"math"
+
+	"github.com/aclements/go-moremath/stats"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchspec/benchspec/internal/forkstat"
+)
+
+// rankResult is the two-sided Mann–Whitney U test of two samples.
+type rankResult struct {
+	u float64 // U of the first sample: the (a, b) pairs with a > b, ties counted half
+	p float64 // two-sided p-value
+}
+
+// rankTest is the Mann–Whitney U test of whether a and b differ in
+// location, two-sided, exact for small samples (go-moremath's
+// MannWhitneyUTest, the test benchstat uses). It assumes nothing of
+// the values' distribution: its false-alarm rate is at most alpha
+// whatever shape the fork means have, bimodal included. All values
+// equal is no evidence of a difference: p 1. ok is false when a side
+// is empty.
+func rankTest(a, b []float64) (r rankResult, ok bool) {
+	res, err := stats.MannWhitneyUTest(a, b, stats.LocationDiffers)
+	switch {
+	case errors.Is(err, stats.ErrSamplesEqual):
+		return rankResult{u: float64(len(a)*len(b)) / 2, p: 1}, true
+	case err != nil:
+		return r, false
+	}
+	return rankResult{u: res.U, p: math.Min(1, res.P)}, true
+}
+
+// rankMinP is the smallest two-sided p-value the rank test can give
+// with n1 and n2 values and no ties: every value of one side below
+// every value of the other, 2 / C(n1+n2, n1). With 3 a side it is
+// 2/20 = 0.1, so no 3 v 3 comparison is significant at 0.05.
+func rankMinP(n1, n2 int) float64 {
+	c := 1.0 // C(n1+n2, n1) = ∏ (n2+i)/i
+	for i := 1; i <= n1; i++ {
+		c = c * float64(n2+i) / float64(i)
+	}
+	return math.Min(1, 2/c)
+}
+
+// rankMinForks returns the fewest forks a side, k, with which the rank
+// test can be significant at all at level alpha: 2/C(2k, k) < alpha
+// (4 at 0.05, 5 at 0.01).
+func rankMinForks(alpha float64) int {
+	k, ok := forkstat.SmallestForks(func(k int) bool { return rankMinP(k, k) < alpha })
+	if !ok {
+		return forkstat.MaxForks + 1
+	}
+	return k
+}
+
+// rankForksToDecide returns the smallest number of forks a side with
+// which the rank test would be significant at alpha if the two sides'
+// fork means kept the order measured: the share of (a, b) pairs in
+// which a is the larger, u/(n1·n2), stays, and U is read against its
+// normal approximation (with the continuity correction the library
+// uses), never below rankMinForks. ok is false when the order is even
+// (a share of ½: no number of forks would show a difference) or beyond
+// forkstat.MaxForks.
+func rankForksToDecide(u float64, n1, n2 int, alpha float64) (int, bool) {
+	d := math.Abs(u/float64(n1*n2) - 0.5)
+	if !(d > 0) {
+		return 0, false
+	}
+	z := distuv.UnitNormal.Quantile(1 - alpha/2)
+	return forkstat.SmallestForks(func(k int) bool {
+		n := float64(k)
+		return rankMinP(k, k) < alpha && d*n*n-0.5 > z*math.Sqrt(n*n*(2*n+1)/12)
+	})
+}
