@@ -17,15 +17,18 @@
 # misses a planted change. Alternating makes each side's forks come from
 # many batches, spread over the whole pair, and both sides from the same
 # stretch of time: the batch-to-batch shift becomes part of the forks'
-# spread, which Welch's test counts, instead of a difference between
-# the sides.
+# spread, which the tests on fork means count, instead of a difference
+# between the sides.
 #
 # 1. A/A, idle: PAIRS (default 10) pairs of the same seeds binary on both
 #    sides (scripts/compare-rates.yaml: the 8 seeds benchmarks that need
 #    no batches, in avgt, 1 fork × 3 × 100 ms after 2 of warmup), ROUNDS
 #    (default 3) rounds, so 3 forks a side, each pair compared at the
 #    default threshold (5 %). Every regression or improvement is a false
-#    alarm.
+#    alarm. With 3 forks a side compare's rank test cannot be
+#    significant (its p is at least 0.1), so no pair can raise one; the
+#    tally says how many Welch's test alone would have raised. ROUNDS=5
+#    tests a comparison that can give a verdict.
 # 2. Planted: PAIRS pairs of planted.Spin (scripts/compare-planted.yaml:
 #    the same iterations, 2 forks a batch), PLANTED_ROUNDS (default 10)
 #    rounds, so 20 forks a side from 10 batches, the new side with
@@ -102,7 +105,7 @@ pair() {
 # tally NAME PREFIX: prints PREFIX and the verdicts of the comparisons
 # NAME-*.cmp.json; sets TALLY_REGR and TALLY_IMPR.
 tally() {
-	local regr=0 impr=0 inc=0 unch=0 wouldr=0 wouldi=0 f
+	local regr=0 impr=0 inc=0 unch=0 wouldr=0 wouldi=0 rankr=0 ranki=0 f
 	for f in "$out/$1"-*.cmp.json; do
 		regr=$((regr + $(count '"verdict": "regression"' "$f")))
 		impr=$((impr + $(count '"verdict": "improvement"' "$f")))
@@ -110,8 +113,10 @@ tally() {
 		unch=$((unch + $(count '"verdict": "unchanged"' "$f")))
 		wouldr=$((wouldr + $(count '"reason": "would be a regression' "$f")))
 		wouldi=$((wouldi + $(count '"reason": "would be an improvement' "$f")))
+		rankr=$((rankr + $(count "\"reason\": \"Welch's test on the fork means would call it a regression" "$f")))
+		ranki=$((ranki + $(count "\"reason\": \"Welch's test on the fork means would call it an improvement" "$f")))
 	done
-	echo "$2regressions $regr, improvements $impr, inconclusive $inc (of which $((wouldr + wouldi)) only for the machine's load: $wouldr would be regressions, $wouldi improvements), unchanged $unch"
+	echo "$2regressions $regr, improvements $impr, inconclusive $inc (of which $((wouldr + wouldi)) only for the machine's load: $wouldr would be regressions, $wouldi improvements; $((rankr + ranki)) only for the rank test: Welch alone would call $rankr regressions, $ranki improvements), unchanged $unch"
 	TALLY_REGR=$regr
 	TALLY_IMPR=$impr
 }

@@ -296,3 +296,28 @@ func TestSpecsPlanOnSeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecsForksLetCompareDecide: the merge job compares the night with
+// the baseline and fails on a regression, and compare's rank test can
+// be significant only with 4 forks a side or more (its smallest p is
+// 0.1 with 3); with fewer, the comparison could never fail.
+func TestSpecsForksLetCompareDecide(t *testing.T) {
+	files, err := filepath.Glob("specs/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no specs: %v", err)
+	}
+	for _, f := range files {
+		for _, doc := range documents(t, f) {
+			forks, ok := get(doc, "defaults", "forks").(int)
+			if !ok || forks < 4 {
+				t.Errorf("%s: defaults.forks is %v; want at least 4, so that compare can find a regression", f, get(doc, "defaults", "forks"))
+			}
+			entries, _ := get(doc, "benchmarks").([]any)
+			for i, b := range entries {
+				if v, ok := get(b, "forks").(int); ok && v < 4 {
+					t.Errorf("%s: benchmarks[%d].forks is %d; want at least 4", f, i, v)
+				}
+			}
+		}
+	}
+}
