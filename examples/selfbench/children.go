@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,47 +84,107 @@ type partsResult struct {
 	CalibrateForkNs int64 `json:"calibrate_fork_ns"`
 	CalibrateNs     int64 `json:"calibrate_ns"` // of which worker.Calibrate (the clock)
 
+	// Setting is the baseline CalibrateFork measured (envBaseline, else
+	// worker.ForkBaseline).
+	Setting string `json:"setting"`
 	// The fork's figures (CalibrateFork) and the reference ones:
-	// Calibrate with 7 rounds of 20 000 reads, the baseline's median over
-	// 5 iterations of 10 ms.
+	// Calibrate with refRounds rounds of refReads reads, and the floors
+	// (fastest iteration) of refBaseline per form.
 	OverheadNs, RefOverheadNs     float64
 	ResolutionNs, RefResolutionNs float64
-	BaselineNs, RefBaselineNs     float64 // medians
-	// BaselineSpread is the fork baseline's own error: (max − min) over
-	// the median of its iterations.
-	BaselineSpread float64
+	// FloorLoopNs and FloorInvocationsNs are the fastest baseline
+	// iteration of each loop form, `for b.Loop()` and `for range
+	// b.Invocations()`; DEAD_CODE uses the lower of the two
+	// (protocol.TimerCalibration.BaselineFloorNs).
+	FloorLoopNs, RefFloorLoopNs               float64
+	FloorInvocationsNs, RefFloorInvocationsNs float64
 }
 
 // BaselineTimeNs is the empty-loop baseline's share of CalibrateFork.
 func (p partsResult) BaselineTimeNs() int64 { return p.CalibrateForkNs - p.CalibrateNs }
 
-// Reference calibration and baseline (partsResult).
+// Errors of the fork's floors against the reference ones, as fractions
+// (+0.05: the fork's floor is 5 % above the reference).
+func (p partsResult) floorLoopError() float64 { return p.FloorLoopNs/p.RefFloorLoopNs - 1 }
+func (p partsResult) floorInvocationsError() float64 {
+	return p.FloorInvocationsNs/p.RefFloorInvocationsNs - 1
+}
+func (p partsResult) floorError() float64 {
+	return min(p.FloorLoopNs, p.FloorInvocationsNs)/min(p.RefFloorLoopNs, p.RefFloorInvocationsNs) - 1
+}
+
+// Reference calibration and baseline (partsResult): the baseline's
+// forms take turns, as in a fork, with no warmup (the fork's baseline
+// ran just before).
 const (
 	refRounds, refReads = 7, 20000
-	refBaselineIters    = 5
-	refBaselineTime     = 10 * time.Millisecond
 )
+
+var refBaseline = worker.BaselineSetting{Warmup: 0, Iterations: 20, Time: time.Millisecond}
+
+// envBaseline, set in the parts child, replaces the fork's baseline
+// setting (worker.ForkBaseline) with another, as parseBaselineSetting
+// reads it: what the baseline sweep (envBaselineSweep) compares.
+const envBaseline = "SELFBENCH_BASELINE"
 
 func measureParts(startNs string) (*partsResult, error) {
 	parent, err := strconv.ParseInt(startNs, 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", envStartNs, err)
 	}
+	setting := worker.ForkBaseline
+	if v := os.Getenv(envBaseline); v != "" {
+		if setting, err = parseBaselineSetting(v); err != nil {
+			return nil, fmt.Errorf("%s: %w", envBaseline, err)
+		}
+	}
 	clock := worker.SystemClock()
 	t0 := time.Now()
-	cal := worker.CalibrateFork(clock)
+	cal := worker.CalibrateForkWith(clock, setting)
 	t1 := time.Now()
 	worker.Calibrate(clock) // again, alone: CalibrateFork's first part
 	t2 := time.Now()
 	ref := worker.CalibrateRounds(clock, refRounds, refReads)
-	refBase := worker.Baseline(clock, refBaselineIters, refBaselineTime)
+	refBase := worker.CalibrateForkWith(clock, refBaseline)
 	return &partsResult{
 		StartNs:         processStart.UnixNano() - parent,
 		CalibrateForkNs: int64(t1.Sub(t0)),
 		CalibrateNs:     int64(t2.Sub(t1)),
+		Setting:         setting.String(),
 		OverheadNs:      cal.OverheadNs, RefOverheadNs: ref.OverheadNs,
 		ResolutionNs: cal.ResolutionNs, RefResolutionNs: ref.ResolutionNs,
-		BaselineNs: median(cal.BaselineNs), RefBaselineNs: median(refBase),
-		BaselineSpread: (slices.Max(cal.BaselineNs) - slices.Min(cal.BaselineNs)) / median(cal.BaselineNs),
+		FloorLoopNs: slices.Min(cal.BaselineNs), RefFloorLoopNs: slices.Min(refBase.BaselineNs),
+		FloorInvocationsNs: slices.Min(cal.BaselineInvocationsNs), RefFloorInvocationsNs: slices.Min(refBase.BaselineInvocationsNs),
 	}, nil
+}
+
+// parseBaselineSetting reads "NxD" or "NxD+Ww": N measured iterations of
+// duration D (as time.ParseDuration reads it) per loop form, after W
+// warmup iterations per form (1 when "+Ww" is left out).
+func parseBaselineSetting(v string) (worker.BaselineSetting, error) {
+	bad := func(why string) (worker.BaselineSetting, error) {
+		return worker.BaselineSetting{}, fmt.Errorf("baseline setting %q: %s; want NxD or NxD+Ww, e.g. 5x100us or 3x50us+0w", v, why)
+	}
+	s := worker.BaselineSetting{Warmup: 1}
+	body, warm, hasWarm := strings.Cut(strings.TrimSpace(v), "+")
+	if hasWarm {
+		w, ok := strings.CutSuffix(warm, "w")
+		n, err := strconv.Atoi(w)
+		if !ok || err != nil || n < 0 {
+			return bad("the warmup is not a number of iterations followed by w")
+		}
+		s.Warmup = n
+	}
+	n, d, ok := strings.Cut(body, "x")
+	if !ok {
+		return bad("no x between the iterations and their duration")
+	}
+	var err error
+	if s.Iterations, err = strconv.Atoi(n); err != nil || s.Iterations < 1 {
+		return bad("the iterations are not a positive number")
+	}
+	if s.Time, err = time.ParseDuration(d); err != nil || s.Time <= 0 {
+		return bad("the duration is not a positive duration")
+	}
+	return s, nil
 }

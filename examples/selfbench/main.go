@@ -51,6 +51,8 @@ func main() {
 		os.Exit(child(os.Getenv(envChild)))
 	case os.Getenv(envLoopSpread) != "":
 		os.Exit(loopSpreadMain(os.Getenv(envLoopSpread)))
+	case os.Getenv(envBaselineSweep) != "":
+		os.Exit(baselineSweepMain(os.Getenv(envBaselineSweep)))
 	case os.Getenv(envInProcess) != "":
 		os.Exit(inProcessMain(os.Getenv(envInProcess)))
 	case len(os.Args) > 1:

@@ -8,10 +8,12 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/benchspec/benchspec/internal/specscale"
+	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -214,9 +216,11 @@ func TestBadSelectionExits2(t *testing.T) {
 		envRounds + "=0":                    envRounds + `="0": not a number of rounds`,
 		envItems + "=2,9":                   `no item "9"`,
 		envInProcess + "=none":              envInProcess + `="none": want a number of rounds`,
+		envBaselineSweep + "=0":             envBaselineSweep + `="0": want a number of processes`,
+		envBaselineSweep + "=2\x00" + envBaselineSettings + "=3x50us,5x": `baseline setting "5x": the duration is not a positive duration`,
 	} {
 		cmd := exec.Command(os.Args[0]) // no arguments: the driver, not a suite command
-		cmd.Env = append(os.Environ(), envRunMain+"=1", env)
+		cmd.Env = append(append(os.Environ(), envRunMain+"=1"), strings.Split(env, "\x00")...)
 		out, err := cmd.CombinedOutput()
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(string(out), want) {
@@ -282,6 +286,82 @@ func TestInProcessPrintsEveryForm(t *testing.T) {
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s\n%s", diff, out)
+	}
+}
+
+func TestParseBaselineSetting(t *testing.T) {
+	for v, want := range map[string]worker.BaselineSetting{
+		"5x100us":    {Warmup: 1, Iterations: 5, Time: 100 * time.Microsecond},
+		"3x50µs+0w":  {Warmup: 0, Iterations: 3, Time: 50 * time.Microsecond},
+		" 2x1ms+2w ": {Warmup: 2, Iterations: 2, Time: time.Millisecond},
+		"5x100µs+1w": worker.ForkBaseline,
+	} {
+		got, err := parseBaselineSetting(v)
+		if err != nil || got != want {
+			t.Errorf("parseBaselineSetting(%q) = %v, %v; want %v", v, got, err, want)
+		}
+		if back, err := parseBaselineSetting(got.String()); err != nil || back != got {
+			t.Errorf("%v: String() %q reads back as %v, %v", got, got.String(), back, err)
+		}
+	}
+	for v, want := range map[string]string{
+		"5":         "no x",
+		"0x100us":   "iterations are not a positive number",
+		"5x100":     "duration",
+		"5x-1ms":    "duration",
+		"5x100us+w": "warmup",
+		"5x100us+1": "warmup",
+	} {
+		if _, err := parseBaselineSetting(v); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "want NxD") {
+			t.Errorf("parseBaselineSetting(%q): err = %v, want one saying %q and what is valid", v, err, want)
+		}
+	}
+}
+
+// Item 4 reports the error of the floor DEAD_CODE uses, overall and per
+// loop form, beside the clock calibration's.
+func TestForkCostReportsTheFloorsError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 10 forks and 20 processes")
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), envRunMain+"=1", envItems+"=4")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.Bytes())
+	}
+	for _, want := range []string{
+		"… error of the fork's clock calibration (",
+		"… error of the fork's empty-loop floor, DEAD_CODE's yardstick (the fastest iteration of either loop form; " + baselineText(worker.ForkBaseline.String()) + " of each)",
+		"… of which each form's floor against its own reference | `for b.Loop()` median ",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// The baseline sweep prints a row per setting, each from fresh
+// processes.
+func TestBaselineSweepPrintsEverySetting(t *testing.T) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), envRunMain+"=1", envBaselineSweep+"=1", envBaselineSettings+"=2x25us+0w,1x50us")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.Bytes())
+	}
+	var got []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if cells := strings.Split(line, " | "); len(cells) == 10 && strings.HasSuffix(cells[1], "s") && !strings.HasPrefix(line, "| setting") {
+			got = append(got, strings.TrimPrefix(cells[0], "| "))
+		}
+	}
+	if diff := cmp.Diff([]string{"2x25µs+0w", "1x50µs+1w"}, got); diff != "" {
 		t.Errorf("rows (-want +got):\n%s\n%s", diff, out)
 	}
 }

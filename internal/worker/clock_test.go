@@ -3,6 +3,7 @@ package worker
 import (
 	"math"
 	"testing"
+	"time"
 )
 
 // coarseClock costs cost ns per read and ticks in steps of step ns.
@@ -53,5 +54,41 @@ func TestCalibrateForkMeasuresBothLoopForms(t *testing.T) {
 	// anything, in its least disturbed iteration.
 	if got := cal.BaselineFloorNs(); got != floor || !(got < 100) {
 		t.Errorf("floor %v ns/op, want the fastest iteration, %v, and under 100", got, floor)
+	}
+}
+
+// CalibrateForkWith measures the setting it is given, in both forms.
+func TestCalibrateForkWithTakesItsSetting(t *testing.T) {
+	s := BaselineSetting{Warmup: 0, Iterations: 2, Time: 20 * time.Microsecond}
+	cal := CalibrateForkWith(SystemClock(), s)
+	if len(cal.BaselineNs) != 2 || len(cal.BaselineInvocationsNs) != 2 {
+		t.Errorf("%v: %d and %d iterations, want 2 of each form", s, len(cal.BaselineNs), len(cal.BaselineInvocationsNs))
+	}
+	if got, want := s.String(), "2x20µs+0w"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+// countingClock counts its reads.
+type countingClock struct {
+	Clock
+	reads int
+}
+
+func (c *countingClock) Now() int64 { c.reads++; return c.Clock.Now() }
+
+// A baseline iteration is short: it reads the clock about baselineChunks
+// times, not the hundred times of a benchmark's iteration, whose cost
+// would make the empty loop look dearer than it is (baselineChunks).
+func TestBaselineIterationReadsTheClockAFewTimes(t *testing.T) {
+	for _, body := range []func(*B){emptyLoop, emptyInvocations} {
+		c := &countingClock{Clock: SystemClock()}
+		const n = 5
+		if got := baselineRun(c, body, 0, n, 200*time.Microsecond); len(got) != n {
+			t.Fatalf("%d iterations, want %d", len(got), n)
+		}
+		if perIter := c.reads / n; perIter > min(3*baselineChunks, iterationChunks/3) || perIter < 2 {
+			t.Errorf("%d clock reads per iteration, want a few more than %d, far fewer than a benchmark iteration's %d", perIter, baselineChunks, iterationChunks)
+		}
 	}
 }

@@ -46,6 +46,7 @@ type runner struct {
 	iterStart int64  // clock at the start of the iteration
 	invBase   uint64 // b.loop.i at the start of the iteration
 	chunk     uint64 // thrpt/avgt: the size of the last chunk
+	chunks    int64  // thrpt/avgt: the chunks, so clock reads, an iteration aims at
 
 	// Sample mode.
 	sampling   bool
@@ -60,7 +61,7 @@ func newRunner(s *spec.Settings, mode spec.Mode, clock Clock, rnd Rand, g *group
 	r := &runner{
 		clock: clock, rand: rnd, mode: mode, g: g,
 		opi: float64(s.OpsPerInvocation), gc: s.GCBeforeIteration,
-		period: 1,
+		period: 1, chunks: iterationChunks,
 	}
 	for _, p := range []struct {
 		name string
@@ -173,16 +174,21 @@ func (r *runner) begin(b *B) bool {
 }
 
 // nextChunk sizes the next run of fast-path invocations so that the clock
-// is read about a hundred times per iteration (its cost is then a few
-// parts per million of the iteration) and the iteration overshoots its
-// time by at most one chunk. Growth is capped at ×100 per chunk, as in
+// is read about r.chunks times per iteration (iterationChunks, a hundred:
+// its cost is then a few parts per million of an iteration of a second)
+// and the iteration overshoots its time by at most one chunk. Growth is capped at ×100 per chunk, as in
 // testing.B, so a slow first invocation cannot make one chunk the whole
 // iteration.
+// iterationChunks is the chunks per iteration a benchmark's loop aims at;
+// the fork's baseline, whose iterations are short, aims at fewer
+// (baselineChunks).
+const iterationChunks = 100
+
 func (r *runner) nextChunk(b *B, timed int64, p *phase) {
 	inv := b.loop.i - r.invBase
 	next := r.chunk * 100
 	if timed > 0 && inv > 0 {
-		want := min(p.time-timed, max(p.time/100, 1))
+		want := min(p.time-timed, max(p.time/r.chunks, 1))
 		predicted := uint64(float64(want) * float64(inv) / float64(timed))
 		next = min(next, max(predicted, 1))
 	}
