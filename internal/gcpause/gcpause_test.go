@@ -3,6 +3,7 @@ package gcpause
 import (
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 )
 
@@ -59,4 +60,29 @@ func TestOffIsBounded(t *testing.T) {
 		t.Errorf("the runtime holds %d MiB, %d MiB more than before; the headroom is %d MiB", held>>20, (held-before)>>20, headroom>>20)
 	}
 	sink = nil
+}
+
+// TestRuntimeBytesIsWhatTheLimitCounts checks that runtimeBytes, read
+// from runtime.MemStats, is runtime/metrics' total less the released
+// heap: what the memory limit counts (runtime/debug.SetMemoryLimit's
+// documentation). The metrics are read just before and just after it;
+// nothing allocates on the way, so the figures agree unless the runtime
+// maps or releases memory in between, which the bounds allow.
+func TestRuntimeBytesIsWhatTheLimitCounts(t *testing.T) {
+	read := func() uint64 {
+		s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64() - s[1].Value.Uint64()
+	}
+	for range 3 {
+		before := read()
+		got := runtimeBytes()
+		after := read()
+		lo, hi := min(before, after), max(before, after)
+		if got >= lo && got <= hi {
+			return
+		}
+		t.Logf("runtimeBytes %d, runtime/metrics %d before and %d after", got, before, after)
+	}
+	t.Error("runtimeBytes never lay between runtime/metrics' total less released heap read before and after it")
 }
