@@ -8,14 +8,20 @@ import (
 	"github.com/benchspec/benchspec/spec"
 )
 
-// nsPer is the length of each time unit in nanoseconds.
-var nsPer = map[string]float64{"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
-
 // UnitNs returns the length of timeUnit in nanoseconds, NaN for an unknown
 // unit so that a wrong unit can only give a missing number, not a wrong one.
+// (A switch, not a map: a package-level map is built by package
+// initialisation, which every fork runs.)
 func UnitNs(timeUnit string) float64 {
-	if ns, ok := nsPer[timeUnit]; ok {
-		return ns
+	switch timeUnit {
+	case "ns":
+		return 1
+	case "us":
+		return 1e3
+	case "ms":
+		return 1e6
+	case "s":
+		return 1e9
 	}
 	return math.NaN()
 }

@@ -1,6 +1,10 @@
 package spec
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/benchspec/benchspec/internal/lazy"
+)
 
 // DiagSettings are the thresholds of the trust diagnostics (package
 // internal/diag) for one entry: `diagnostics:` in the spec's defaults or in
@@ -108,21 +112,23 @@ func (d DiagSettings) Ignores(code string) bool { return slices.Contains(d.Ignor
 
 // diagKeys decodes the keys of `diagnostics:`; an entry's ignore list
 // replaces the defaults' one.
-var diagKeys = map[string]func(d *DiagSettings, v any){
-	"ignore":                      func(d *DiagSettings, v any) { d.Ignore = stringList(v) },
-	"dead_code_ratio":             func(d *DiagSettings, v any) { d.DeadCodeRatio = toFloat(v) },
-	"timer_ratio":                 func(d *DiagSettings, v any) { d.TimerRatio = toFloat(v) },
-	"not_steady_p":                func(d *DiagSettings, v any) { d.NotSteadyP = toFloat(v) },
-	"not_steady_slope":            func(d *DiagSettings, v any) { d.NotSteadySlope = toFloat(v) },
-	"forks_disagree_p":            func(d *DiagSettings, v any) { d.ForksDisagreeP = toFloat(v) },
-	"forks_disagree_ratio":        func(d *DiagSettings, v any) { d.ForksDisagreeRatio = toFloat(v) },
-	"forks_disagree_spread":       func(d *DiagSettings, v any) { d.ForksDisagreeSpread = toFloat(v) },
-	"multimodal_mvalue":           func(d *DiagSettings, v any) { d.MultimodalMValue = toFloat(v) },
-	"multimodal_separation":       func(d *DiagSettings, v any) { d.MultimodalSeparation = toFloat(v) },
-	"multimodal_min_values":       func(d *DiagSettings, v any) { d.MultimodalMinValues = toInt(v) },
-	"high_variance_cv":            func(d *DiagSettings, v any) { d.HighVarianceCV = toFloat(v) },
-	"high_variance_outlier_shift": func(d *DiagSettings, v any) { d.HighVarianceOutlierShift = toFloat(v) },
-}
+var diagKeys = lazy.Value[map[string]func(d *DiagSettings, v any)]{New: func() map[string]func(d *DiagSettings, v any) {
+	return map[string]func(d *DiagSettings, v any){
+		"ignore":                      func(d *DiagSettings, v any) { d.Ignore = stringList(v) },
+		"dead_code_ratio":             func(d *DiagSettings, v any) { d.DeadCodeRatio = toFloat(v) },
+		"timer_ratio":                 func(d *DiagSettings, v any) { d.TimerRatio = toFloat(v) },
+		"not_steady_p":                func(d *DiagSettings, v any) { d.NotSteadyP = toFloat(v) },
+		"not_steady_slope":            func(d *DiagSettings, v any) { d.NotSteadySlope = toFloat(v) },
+		"forks_disagree_p":            func(d *DiagSettings, v any) { d.ForksDisagreeP = toFloat(v) },
+		"forks_disagree_ratio":        func(d *DiagSettings, v any) { d.ForksDisagreeRatio = toFloat(v) },
+		"forks_disagree_spread":       func(d *DiagSettings, v any) { d.ForksDisagreeSpread = toFloat(v) },
+		"multimodal_mvalue":           func(d *DiagSettings, v any) { d.MultimodalMValue = toFloat(v) },
+		"multimodal_separation":       func(d *DiagSettings, v any) { d.MultimodalSeparation = toFloat(v) },
+		"multimodal_min_values":       func(d *DiagSettings, v any) { d.MultimodalMinValues = toInt(v) },
+		"high_variance_cv":            func(d *DiagSettings, v any) { d.HighVarianceCV = toFloat(v) },
+		"high_variance_outlier_shift": func(d *DiagSettings, v any) { d.HighVarianceOutlierShift = toFloat(v) },
+	}
+}}
 
 // toFloat converts a validated number.
 func toFloat(v any) float64 {

@@ -5,9 +5,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/benchspec/benchspec/internal/lazy"
 )
 
 // document is a spec file's YAML turned into plain values (map[string]any,
@@ -217,7 +218,7 @@ func (d *document) display(ptr string) string {
 		switch {
 		case !d.isKey(cur) && isIndex(name):
 			b.WriteString("[" + name + "]")
-		case plainKey().MatchString(name):
+		case plainKey.Get().MatchString(name):
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}
@@ -229,7 +230,7 @@ func (d *document) display(ptr string) string {
 	return b.String()
 }
 
-var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
+var plainKey = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) }}
 
 func isIndex(s string) bool {
 	_, err := strconv.Atoi(s)
@@ -263,8 +264,8 @@ func (d *document) valueAt(ptr string) (any, bool) {
 }
 
 var (
-	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
-	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+	tokenEscaper   = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer { return strings.NewReplacer("~", "~0", "/", "~1") }}
+	tokenUnescaper = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer { return strings.NewReplacer("~1", "/", "~0", "~") }}
 )
 
 // escapeToken escapes one JSON pointer token (RFC 6901).
@@ -272,12 +273,12 @@ func escapeToken(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s // the usual key: no copy
 	}
-	return tokenEscaper.Replace(s)
+	return tokenEscaper.Get().Replace(s)
 }
 
 func unescapeToken(s string) string {
 	if !strings.Contains(s, "~") {
 		return s
 	}
-	return tokenUnescaper.Replace(s)
+	return tokenUnescaper.Get().Replace(s)
 }

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/benchspec/benchspec/internal/lazy"
 )
 
 // SizeVariables are the env variables whose values are sizes (see
@@ -54,30 +56,32 @@ var (
 		{"BENCHSPEC_", "benchspec's own variables tell a process its role (fork, guard); a spec sets only BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA"},
 	}
 	// refusedNames are single variables.
-	refusedNames = map[string]string{
-		"GCONV_PATH":   "the C library would load character-conversion modules from it",
-		"GOTOOLCHAIN":  "the go command would download and run another toolchain",
-		"GOFLAGS":      "flags for every go command (-toolexec, -overlay, -modfile, -ldflags) run other code or build other sources",
-		"GOROOT":       "the go command and the compiler would use another toolchain and standard library",
-		"GOPATH":       "the go command would read modules from another cache",
-		"GOMODCACHE":   "the go command would read module sources from another directory",
-		"GOCACHE":      "the go command would link compiled objects from another build cache",
-		"GOENV":        "a go.env file can set every variable of this list",
-		"GOWORK":       "a workspace file replaces the module's dependencies with other directories",
-		"GOPROXY":      "the go command would fetch modules from elsewhere",
-		"GOSUMDB":      "the go command would not check downloaded modules against the checksum database",
-		"GONOSUMDB":    "the go command would not check downloaded modules against the checksum database",
-		"GONOSUMCHECK": "the go command would not check downloaded modules against the checksum database",
-		"GOPRIVATE":    "the go command would not check downloaded modules against the checksum database",
-		"GOINSECURE":   "the go command would fetch modules without TLS or checksums",
-		"GONOPROXY":    "the go command would fetch modules from elsewhere",
-		"GOVCS":        "the go command would fetch modules with other version-control tools",
-		"CC":           "the go command would run another C compiler",
-		"CXX":          "the go command would run another C++ compiler",
-		"FC":           "the go command would run another Fortran compiler",
-		"AR":           "the go command would run another archiver",
-		"PKG_CONFIG":   "the go command would run another pkg-config",
-	}
+	refusedNames = lazy.Value[map[string]string]{New: func() map[string]string {
+		return map[string]string{
+			"GCONV_PATH":   "the C library would load character-conversion modules from it",
+			"GOTOOLCHAIN":  "the go command would download and run another toolchain",
+			"GOFLAGS":      "flags for every go command (-toolexec, -overlay, -modfile, -ldflags) run other code or build other sources",
+			"GOROOT":       "the go command and the compiler would use another toolchain and standard library",
+			"GOPATH":       "the go command would read modules from another cache",
+			"GOMODCACHE":   "the go command would read module sources from another directory",
+			"GOCACHE":      "the go command would link compiled objects from another build cache",
+			"GOENV":        "a go.env file can set every variable of this list",
+			"GOWORK":       "a workspace file replaces the module's dependencies with other directories",
+			"GOPROXY":      "the go command would fetch modules from elsewhere",
+			"GOSUMDB":      "the go command would not check downloaded modules against the checksum database",
+			"GONOSUMDB":    "the go command would not check downloaded modules against the checksum database",
+			"GONOSUMCHECK": "the go command would not check downloaded modules against the checksum database",
+			"GOPRIVATE":    "the go command would not check downloaded modules against the checksum database",
+			"GOINSECURE":   "the go command would fetch modules without TLS or checksums",
+			"GONOPROXY":    "the go command would fetch modules from elsewhere",
+			"GOVCS":        "the go command would fetch modules with other version-control tools",
+			"CC":           "the go command would run another C compiler",
+			"CXX":          "the go command would run another C++ compiler",
+			"FC":           "the go command would run another Fortran compiler",
+			"AR":           "the go command would run another archiver",
+			"PKG_CONFIG":   "the go command would run another pkg-config",
+		}
+	}}
 )
 
 // RefusedEnv returns why a spec may not set the variable name, or "".
@@ -85,7 +89,7 @@ func RefusedEnv(name string) string {
 	if slices.Contains(SizeVariables, name) {
 		return ""
 	}
-	if r, ok := refusedNames[name]; ok {
+	if r, ok := refusedNames.Get()[name]; ok {
 		return r
 	}
 	for _, p := range refusedPrefixes {

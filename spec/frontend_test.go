@@ -257,9 +257,10 @@ func TestParallelBuildPanic(t *testing.T) {
 		b.WriteString("  - include: a\n")
 	}
 	b.WriteString("  - include: a\n    gc_before_iteration: true\n")
-	decoder := settingKeys["gc_before_iteration"]
-	delete(settingKeys, "gc_before_iteration") // a key the schema has and nothing decodes
-	defer func() { settingKeys["gc_before_iteration"] = decoder }()
+	keys := settingKeys.Get()
+	decoder := keys["gc_before_iteration"]
+	delete(keys, "gc_before_iteration") // a key the schema has and nothing decodes
+	defer func() { keys["gc_before_iteration"] = decoder }()
 	s, err := Parse("p.yaml", []byte(b.String()))
 	if s != nil || err == nil || !strings.Contains(err.Error(), "internal error") || !strings.Contains(err.Error(), "nothing decodes it") {
 		t.Errorf("Parse = %v, %v; want the internal error naming the key", s, err)

@@ -15,7 +15,9 @@ import (
 // readable in reports and plans, and what the spec itself says. Tags
 // name the keys; "omitempty" and "omitzero" both leave out a zero field.
 
-var durationType = reflect.TypeFor[time.Duration]()
+// durationType is a function, not a variable: a variable would be set
+// by package initialisation, which every fork runs.
+func durationType() reflect.Type { return reflect.TypeFor[time.Duration]() }
 
 // marshalFields encodes the struct that v points to.
 func marshalFields(v any) ([]byte, error) {
@@ -37,7 +39,7 @@ func marshalFields(v any) ([]byte, error) {
 		}
 		first = false
 		var val any = fv.Interface()
-		if f.Type == durationType {
+		if f.Type == durationType() {
 			val = time.Duration(fv.Int()).String()
 		}
 		if err := enc.Encode(name); err != nil {
@@ -71,7 +73,7 @@ func unmarshalFields(data []byte, v any) error {
 			continue
 		}
 		fv := rv.Field(i)
-		if f.Type == durationType {
+		if f.Type == durationType() {
 			var s string
 			if err := json.Unmarshal(msg, &s); err != nil {
 				return fmt.Errorf("%s: want a Go duration string such as \"1s\": %w", name, err)

@@ -9,10 +9,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/benchspec/benchspec/internal/lazy"
 )
 
 // MaxFileSize is the largest spec file read, in bytes: a spec of 10 000
@@ -115,22 +116,24 @@ func (d *document) load(data []byte) bool {
 	return ok
 }
 
-var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
+var yamlLineRE = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) }}
 
 // parserProblems are the messages of yaml.v3's parser, as opposed to its
 // scanner; their line numbers are one short.
-var parserProblems = map[string]bool{
-	"did not find expected ',' or ']'":       true,
-	"did not find expected ',' or '}'":       true,
-	"did not find expected '-' indicator":    true,
-	"did not find expected <document start>": true,
-	"did not find expected key":              true,
-	"did not find expected node content":     true,
-	"found duplicate %TAG directive":         true,
-	"found duplicate %YAML directive":        true,
-	"found incompatible YAML document":       true,
-	"found undefined tag handle":             true,
-}
+var parserProblems = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"did not find expected ',' or ']'":       true,
+		"did not find expected ',' or '}'":       true,
+		"did not find expected '-' indicator":    true,
+		"did not find expected <document start>": true,
+		"did not find expected key":              true,
+		"did not find expected node content":     true,
+		"found duplicate %TAG directive":         true,
+		"found duplicate %YAML directive":        true,
+		"found incompatible YAML document":       true,
+		"found undefined tag handle":             true,
+	}
+}}
 
 // syntaxError records a yaml.v3 parse error. yaml.v3 gives at most a line
 // (sometimes none, sometimes the line where the enclosing construct
@@ -138,10 +141,10 @@ var parserProblems = map[string]bool{
 func (d *document) syntaxError(data []byte, err error) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
-	if m := yamlLineRE().FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLineRE.Get().FindStringSubmatch(err.Error()); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
-		if parserProblems[msg] {
+		if parserProblems.Get()[msg] {
 			line++ // yaml.v3 prints parser (not scanner) marks 0-based
 		}
 	}

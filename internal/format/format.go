@@ -34,6 +34,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -43,19 +44,22 @@ type Renderer interface {
 }
 
 // renderers maps each format name to its renderer. It is never modified.
-var renderers = map[string]Renderer{
-	"text":     Text{},
-	"json":     JSON{},
-	"jmh":      JMH{},
-	"gobench":  GoBench{},
-	"csv":      CSV{},
-	"markdown": Markdown{},
-}
+// It is built on first use (internal/lazy): a fork renders nothing.
+var renderers = lazy.Value[map[string]Renderer]{New: func() map[string]Renderer {
+	return map[string]Renderer{
+		"text":     Text{},
+		"json":     JSON{},
+		"jmh":      JMH{},
+		"gobench":  GoBench{},
+		"csv":      CSV{},
+		"markdown": Markdown{},
+	}
+}}
 
 // Names returns the format names New accepts, sorted.
 func Names() []string {
-	names := make([]string, 0, len(renderers))
-	for name := range renderers {
+	names := make([]string, 0, len(renderers.Get()))
+	for name := range renderers.Get() {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -65,7 +69,7 @@ func Names() []string {
 // New returns the renderer of the named format, or an error that lists
 // the valid formats.
 func New(name string) (Renderer, error) {
-	if r, ok := renderers[name]; ok {
+	if r, ok := renderers.Get()[name]; ok {
 		return r, nil
 	}
 	return nil, fmt.Errorf("unknown format %q (valid: %s)", name, strings.Join(Names(), ", "))

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/report"
 
 	"fmt"
@@ -75,8 +76,10 @@ func mdRow(b *strings.Builder, cells []string) {
 
 // mdEscaper escapes what would end a table cell or start Markdown
 // formatting inside one; newlines would end the row.
-var mdEscaper = strings.NewReplacer(
-	"|", `\|`, `\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`,
-	"<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ")
+var mdEscaper = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer {
+	return strings.NewReplacer(
+		"|", `\|`, `\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`,
+		"<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ")
+}}
 
-func mdEscape(s string) string { return mdEscaper.Replace(s) }
+func mdEscape(s string) string { return mdEscaper.Get().Replace(s) }

@@ -16,9 +16,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/internal/testdriver"
 )
 
@@ -27,7 +27,11 @@ import (
 // is computed when first needed: generating and formatting the driver's
 // source takes about 2 ms, which every fork (a process of the same
 // binary) would pay at start-up for nothing.
-var driverVersion = sync.OnceValue(testdriver.Version)
+var driverVersion = func() string { return driverVersionValue.Get() }
+
+// driverVersionValue is built on first use (internal/lazy): a
+// sync.OnceValue would itself run and allocate at initialisation.
+var driverVersionValue = lazy.Value[string]{New: testdriver.Version}
 
 // maxFingerprintFiles bounds the module walk: a module larger than this
 // is rebuilt (by the go command, whose own cache makes that cheap)

@@ -34,7 +34,9 @@ func DecodeAssignment(data []byte, a *Assignment) error {
 	return fill(reflect.ValueOf(a).Elem(), v, "assignment")
 }
 
-var durationType = reflect.TypeFor[time.Duration]()
+// durationType is a function, not a variable: a variable would be set
+// by package initialisation, which every fork runs.
+func durationType() reflect.Type { return reflect.TypeFor[time.Duration]() }
 
 // fill sets v from the parsed JSON value j, as encoding/json would into
 // v's type (absent keys and nulls leave a field as it was).
@@ -43,7 +45,7 @@ func fill(v reflect.Value, j any, path string) error {
 		return nil
 	}
 	bad := func() error { return fmt.Errorf("%s: cannot read %T into %s", path, j, v.Type()) }
-	if v.Type() == durationType {
+	if v.Type() == durationType() {
 		switch x := j.(type) {
 		case string:
 			d, err := time.ParseDuration(x)

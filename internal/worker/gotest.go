@@ -18,6 +18,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/benchspec/benchspec/internal/child"
+	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/testdriver"
 	"github.com/benchspec/benchspec/spec"
@@ -195,7 +196,7 @@ func testBinaryArgs(a *protocol.Assignment) ([]string, map[string]string) {
 	flags := map[string]string{"cpu": "cpuprofile", "heap": "memprofile", "mutex": "mutexprofile", "block": "blockprofile"}
 	for _, kind := range s.Profilers {
 		if f, ok := flags[kind]; ok {
-			path := filepath.Join(a.ProfileDir, fmt.Sprintf("%s.fork%d.%s.pprof", unsafeChars().ReplaceAllString(a.Run.Key, "_"), a.Fork, kind))
+			path := filepath.Join(a.ProfileDir, fmt.Sprintf("%s.fork%d.%s.pprof", unsafeChars.Get().ReplaceAllString(a.Run.Key, "_"), a.Fork, kind))
 			profiles[kind] = path
 			args = append(args, "-test."+f+"="+path)
 		}
@@ -365,7 +366,7 @@ type logLines struct {
 	open  bool // the last line was a log line
 }
 
-var logLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {4,}\S+\.go:\d+: `) })
+var logLine = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^ {4,}\S+\.go:\d+: `) }}
 
 func (l *logLines) copy(w io.Writer, r io.Reader) {
 	sc := bufio.NewScanner(r)
@@ -375,7 +376,7 @@ func (l *logLines) copy(w io.Writer, r io.Reader) {
 		fmt.Fprintln(w, line)
 		l.mu.Lock()
 		switch {
-		case logLine().MatchString(line):
+		case logLine.Get().MatchString(line):
 			if !l.open {
 				l.group = l.group[:0]
 			}

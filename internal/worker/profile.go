@@ -7,7 +7,8 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/pprof"
-	"sync"
+
+	"github.com/benchspec/benchspec/internal/lazy"
 )
 
 // Secondary metric units of the gc profiler, per iteration.
@@ -39,7 +40,7 @@ type profiler struct {
 	files map[string]string
 }
 
-var unsafeChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._=-]+`) })
+var unsafeChars = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._=-]+`) }}
 
 func newProfiler(names []string, dir, key string, fork int) *profiler {
 	p := &profiler{kinds: map[string]bool{}, dir: dir, files: map[string]string{}}
@@ -53,7 +54,7 @@ func newProfiler(names []string, dir, key string, fork int) *profiler {
 	if !p.gc && (len(p.kinds) == 0 || dir == "") {
 		return nil
 	}
-	p.base = fmt.Sprintf("%s.fork%d", unsafeChars().ReplaceAllString(key, "_"), fork)
+	p.base = fmt.Sprintf("%s.fork%d", unsafeChars.Get().ReplaceAllString(key, "_"), fork)
 	if p.gc {
 		// The first GC of a process starts the background mark workers,
 		// allocating; let that happen before the first window.

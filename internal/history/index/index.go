@@ -18,7 +18,6 @@ package index
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,11 +27,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -59,13 +58,13 @@ const (
 // reportName matches the reports run --results-dir writes:
 // <UTC start>[-shard-i-of-n][-k].json. latest*.json (a copy), journals
 // and temporary files do not match.
-var reportName = sync.OnceValue(func() *regexp.Regexp {
+var reportName = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
 	return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z(-shard-[0-9]+-of-[0-9]+)?(-[0-9]+)?\.json$`)
-})
+}}
 
 // IsReport reports whether name is the file name of a batch's report in
 // a results directory.
-func IsReport(name string) bool { return reportName().MatchString(name) }
+func IsReport(name string) bool { return reportName.Get().MatchString(name) }
 
 // Entry is one report's summary and the file state it was made from.
 type Entry struct {
@@ -314,12 +313,18 @@ func readIndex(path string) (map[string]Entry, int, bool) {
 }
 
 // header is the index's first line.
-var header = []byte(fmt.Sprintf("{\"index_version\":%d}\n", Version))
+// (A constant, not fmt.Sprintf of Version: a variable would be set by
+// package initialisation, which every fork runs; TestHeaderNamesVersion
+// ties the two.)
+const header = "{\"index_version\":" + versionString + "}\n"
+
+// versionString is Version in decimal.
+const versionString = "2"
 
 // Encode writes a whole index of entries to w.
 func Encode(w io.Writer, entries []Entry) error {
 	bw := bufio.NewWriter(w)
-	bw.Write(header)
+	bw.WriteString(header)
 	for i := range entries {
 		line, err := Line(&entries[i])
 		if err != nil {
@@ -354,7 +359,7 @@ func Append(dir string, e Entry) error {
 	}
 	fi, err := f.Stat()
 	if err == nil && fi.Size() == 0 {
-		line = append(bytes.Clone(header), line...)
+		line = append([]byte(header), line...)
 	}
 	if err == nil {
 		_, err = f.Write(line)

@@ -16,10 +16,12 @@ import (
 // Alpha is the histogram's relative precision.
 const Alpha = 0.001
 
-var (
-	gamma    = (1 + Alpha) / (1 - Alpha)
-	logGamma = math.Log(gamma)
-)
+var gamma = (1 + Alpha) / (1 - Alpha)
+
+// logGamma is math.Log(gamma), written out (TestLogGamma checks it):
+// computed, it would be set by package initialisation, which every fork
+// runs.
+const logGamma = 0.0020000006666670215
 
 // Histogram counts non-negative values. The zero value is empty and ready.
 type Histogram struct {

@@ -66,3 +66,10 @@ func TestMemoryIsBoundedBySpread(t *testing.T) {
 	}
 	t.Logf("10⁷ samples over 1 ns–1 ms: %d counters, %d KiB", h.Span(), bytes>>10)
 }
+
+// TestLogGamma checks the constant logGamma against what it stands for.
+func TestLogGamma(t *testing.T) {
+	if got := math.Log(gamma); got != logGamma {
+		t.Errorf("math.Log(gamma) = %v, logGamma = %v", got, float64(logGamma))
+	}
+}
