@@ -3,7 +3,6 @@ package executor
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -82,21 +81,19 @@ func newBatchMark() string {
 
 // bootTicks is the current time in clock ticks since boot, the unit of a
 // process's start time in /proc/PID/stat, less one tick so that a process
-// started right now does not compare as older.
+// started right now does not compare as older. Both are CLOCK_BOOTTIME
+// (what /proc/uptime shows), read here through the vDSO rather than
+// /proc/uptime: no system call on the fork's path.
 func bootTicks() uint64 {
-	data, err := os.ReadFile("/proc/uptime")
-	if err != nil {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts) != nil {
 		return 0
 	}
-	f := strings.Fields(string(data))
-	if len(f) == 0 {
+	ticks := uint64(ts.Sec)*clockTicks + uint64(ts.Nsec)/(1e9/clockTicks)
+	if ticks < clockTicks {
 		return 0
 	}
-	secs, err := strconv.ParseFloat(f[0], 64)
-	if err != nil || secs < 1 {
-		return 0
-	}
-	return uint64(secs*clockTicks) - 1
+	return ticks - 1
 }
 
 // clockTicks is USER_HZ, the unit of /proc's process times: 100 on every
@@ -206,16 +203,36 @@ func onlyKnownChildren() bool {
 	if len(before) == 0 {
 		return false
 	}
+	// Raw system calls: os.Open would try to register each file with
+	// the runtime's poller (four more system calls per thread), and
+	// this runs between a fork's exit and its result.
 	var buf [4096]byte
 	for _, tid := range before {
-		f, err := os.Open("/proc/self/task/" + tid + "/children")
+		fd, err := unix.Open("/proc/self/task/"+tid+"/children", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			return false
 		}
-		n, err := io.ReadFull(f, buf[:])
-		f.Close()
-		if err != io.EOF && err != io.ErrUnexpectedEOF {
-			return false // an error, or more children than fit
+		n, full := 0, false
+		for {
+			m, err := unix.Read(fd, buf[n:])
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				unix.Close(fd)
+				return false
+			}
+			if m == 0 {
+				break
+			}
+			if n += m; n == len(buf) {
+				full = true // more children than fit
+				break
+			}
+		}
+		unix.Close(fd)
+		if full {
+			return false
 		}
 		for _, field := range strings.Fields(string(buf[:n])) {
 			pid, err := strconv.Atoi(field)
