@@ -39,7 +39,7 @@ func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Obse
 			fr.Err = fmt.Sprintf("creating the fork's working directory: %v", err)
 			return fr
 		}
-		defer os.RemoveAll(dir)
+		defer removeDir(dir)
 	}
 	start := time.Now()
 	p, err := startProcess(opts.Executable, dir, forkEnv(a, mark), mark, opts.TailBytes)
@@ -73,6 +73,14 @@ func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Obse
 		fr.Profiles = nil
 	}
 	return fr
+}
+
+// removeDir removes a fork's scratch directory: one system call when the
+// fork left it empty, as most do.
+func removeDir(dir string) {
+	if syscall.Rmdir(dir) != nil {
+		os.RemoveAll(dir)
+	}
 }
 
 // verdict is why a fork that has ended failed, or "" when it did not:
@@ -221,7 +229,9 @@ type lineMsg struct {
 func readMessages(r *os.File, out chan<- lineMsg) {
 	defer close(out)
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	// A line (message) may be long (a sample-mode histogram, many
+	// metrics); the buffer grows to fit it. Most are a few hundred bytes.
+	sc.Buffer(make([]byte, 4<<10), 64<<20)
 	for sc.Scan() {
 		var m protocol.Message
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil || m.Type == "" {

@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/benchspec/benchspec/internal/child"
 	"github.com/benchspec/benchspec/internal/protocol"
@@ -69,15 +72,16 @@ type process struct {
 // The fork is killed with SIGKILL if the parent dies (Pdeathsig). Linux
 // sends that signal when the thread that started the child exits, not
 // the process (go.dev/issue/27505), and Go may end an OS thread whose
-// goroutine was locked to it. So the fork is started and waited for by a
-// goroutine locked to its thread: that thread lives at least as long as
-// the fork does.
+// goroutine was locked to it. So the fork is started by a goroutine
+// locked to its thread, which stays parked until the fork has been
+// reaped: that thread lives at least as long as the fork does
+// (child.StartLocked).
 func startProcess(exe, dir string, env []string, mark string, tailBytes int) (*process, error) {
-	rr, rw, err := os.Pipe()
+	rr, rw, err := pipe()
 	if err != nil {
 		return nil, fmt.Errorf("creating the result pipe: %w", err)
 	}
-	or, ow, err := os.Pipe()
+	or, ow, err := pipe()
 	if err != nil {
 		rr.Close()
 		rw.Close()
@@ -86,6 +90,9 @@ func startProcess(exe, dir string, env []string, mark string, tailBytes int) (*p
 	cmd := exec.Command(exe)
 	cmd.Env = env
 	cmd.Dir = dir
+	if null := devNull(); null != nil {
+		cmd.Stdin = null
+	}
 	cmd.Stdout, cmd.Stderr = ow, ow
 	cmd.ExtraFiles = []*os.File{rw} // fd 3 = protocol.ResultFD
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -123,6 +130,35 @@ func startProcess(exe, dir string, env []string, mark string, tailBytes int) (*p
 	go readMessages(rr, p.msgs)
 	return p, nil
 }
+
+// pipe is os.Pipe for a fork: the read end, the parent's, in the
+// runtime's poller (so that closing it ends a blocked read), the write
+// end blocking, as the fork gets it. os.Pipe would put both ends in the
+// poller and os/exec take the write end out again: a dozen system calls
+// more on every fork's way to its exec.
+func pipe() (r, w *os.File, err error) {
+	var fds [2]int
+	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	if err := unix.SetNonblock(fds[0], true); err != nil {
+		unix.Close(fds[0])
+		unix.Close(fds[1])
+		return nil, nil, os.NewSyscallError("fcntl", err)
+	}
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
+
+// devNull is /dev/null open for reading, the forks' standard input,
+// opened once rather than by os/exec for every fork; nil if it cannot
+// be opened (os/exec then opens it itself).
+var devNull = sync.OnceValue(func() *os.File {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil
+	}
+	return f
+})
 
 // dump asks a hung fork for a goroutine dump (SIGQUIT makes the Go
 // runtime print every goroutine's stack and exit), gives it quitGrace to
