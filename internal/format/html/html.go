@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/internal/format"
+	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -40,7 +41,10 @@ type Renderer struct{}
 //go:embed html.tmpl
 var htmlSource string
 
-var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
+// htmlTemplate is parsed on first use (internal/lazy), as historyTemplate.
+var htmlTemplate = lazy.Value[*template.Template]{New: func() *template.Template {
+	return template.Must(template.New("report").Parse(htmlSource))
+}}
 
 // htmlPage is what the template shows.
 type htmlPage struct {
@@ -98,7 +102,7 @@ func (Renderer) Render(w io.Writer, r *report.Report) error {
 		hr.Charts = append(hr.Charts, htmlChart{Title: "Iteration scores by fork", SVG: template.HTML(svg)})
 		page.Runs = append(page.Runs, hr)
 	}
-	if err := htmlTemplate.Execute(w, page); err != nil {
+	if err := htmlTemplate.Get().Execute(w, page); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
 	return nil
