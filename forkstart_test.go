@@ -47,6 +47,7 @@ func TestModuleInitIsCheap(t *testing.T) {
 	}
 	line := regexp.MustCompile(`^init (\S+) @\S+ ms, \S+ ms clock, (\d+) bytes, (\d+) allocs`)
 	seen, own := 0, false
+	initRuns := map[string]bool{}
 	for _, l := range strings.Split(string(out), "\n") {
 		m := line.FindStringSubmatch(l)
 		if m == nil {
@@ -63,11 +64,17 @@ func TestModuleInitIsCheap(t *testing.T) {
 			t.Errorf("package %s allocates %d bytes (%s allocs) at init, over %d: every fork pays it; compute it when first used", m[1], bytes, m[3], initBudget)
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(m[1], module), "/")
+		initRuns[rel] = true
 		if _, ok := initAllowed[rel]; suite[m[1]] && !ok {
 			t.Errorf("package %s runs initialisation code (%s bytes, %s allocs) and every suite binary links it: every fork pays it; build its package-level values on first use (internal/lazy), or make them constants", m[1], m[2], m[3])
 		}
 	}
 	if seen < 20 || !own {
 		t.Fatalf("inittrace named %d packages, this test's own among them: %v; output:\n%s", seen, own, out)
+	}
+	for p, what := range initAllowed {
+		if !initRuns[p] {
+			t.Errorf("package %s no longer runs initialisation code (it was %s): take it off initAllowed", p, what)
+		}
 	}
 }
