@@ -44,7 +44,17 @@ func RunBound(a *protocol.Assignment, bind Bind, clock Clock, rnd Rand, emit fun
 	}
 	threads = max(threads, 1)
 	prof := newProfiler(s.Profilers, a.ProfileDir, a.Run.Key, a.Fork)
-	g := newGroup(threads, a.Run.Mode, prof, emit)
+	// Iterations are encoded and sent on this goroutine, which the
+	// package inits left with a grown stack, not on a body's: a goroutine
+	// starts with 2 KiB of stack, which encoding and writing an iteration
+	// outgrows, and the copy (with its page faults on the unwinding
+	// tables) would land at the end of the fork's first iteration. The
+	// group calls emit under its lock: one iteration at a time.
+	its, errs := make(chan *protocol.Iteration), make(chan error)
+	g := newGroup(threads, a.Run.Mode, prof, func(it *protocol.Iteration) error {
+		its <- it
+		return <-errs
+	})
 	if threads > 1 {
 		rnd = &lockedRand{r: rnd}
 	}
@@ -62,15 +72,21 @@ func RunBound(a *protocol.Assignment, bind Bind, clock Clock, rnd Rand, emit fun
 	// Every thread, the first one included, runs on a goroutine of its
 	// own: a body that calls runtime.Goexit ends that goroutine, which
 	// must not be the fork's main goroutine.
-	var wg sync.WaitGroup
+	exited := make(chan struct{}, threads)
 	for t, b := range bs {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
+			defer func() { exited <- struct{}{} }()
 			runBody(runs[t], b, g)
 		}()
 	}
-	wg.Wait()
+	for running := threads; running > 0; {
+		select {
+		case it := <-its:
+			errs <- emit(it)
+		case <-exited:
+			running--
+		}
+	}
 	out := &Output{Metrics: bs[0].metrics}
 	if prof != nil {
 		files, err := prof.finish()

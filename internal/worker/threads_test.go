@@ -217,3 +217,36 @@ func TestGCProfilerCountsAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestEmitOnCallersGoroutine checks that RunBound sends every iteration
+// from the goroutine that called it, never from a body's (whose small
+// stack encoding and writing would grow at the end of the first
+// iteration), with one thread and with several, and that emit's error
+// still stops the fork.
+func TestEmitOnCallersGoroutine(t *testing.T) {
+	meas := spec.Iterations{Iterations: 3, Time: time.Millisecond, BatchSize: 1}
+	for _, threads := range []int{1, 3} {
+		n := 0
+		_, err := RunFork(threaded(spec.ModeAverageTime, threads, meas), func(b *B) {
+			for b.Loop() {
+			}
+		}, SystemClock(), SystemRand(), func(*protocol.Iteration) error {
+			buf := make([]byte, 64<<10)
+			stack := string(buf[:runtime.Stack(buf, false)])
+			if strings.Contains(stack, "worker.runBody") || !strings.Contains(stack, "worker.RunBound(") {
+				t.Errorf("%d threads: emit called from another goroutine than RunBound's:\n%s", threads, stack)
+			}
+			n++
+			if n == 2 {
+				return errors.New("pipe closed")
+			}
+			return nil
+		})
+		if err == nil || !strings.Contains(err.Error(), "pipe closed") {
+			t.Errorf("%d threads: RunFork = %v, want emit's error", threads, err)
+		}
+		if n != 2 {
+			t.Errorf("%d threads: emit called %d times, want 2 (the fork stops at its error)", threads, n)
+		}
+	}
+}
