@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,6 +43,27 @@ var benchmarks = map[string]worker.Func{
 	"slow": func(b *worker.B) {
 		for b.Loop() {
 			time.Sleep(time.Millisecond)
+		}
+	},
+	// cwd appends its working directory and the number of entries in it
+	// to the file EXECUTOR_TEST_CWD names, then leaves a file there.
+	"cwd": func(b *worker.B) {
+		wd, err := os.Getwd()
+		if err != nil {
+			b.Fatalf("%v", err)
+		}
+		entries, err := os.ReadDir(wd)
+		if err != nil {
+			b.Fatalf("%v", err)
+		}
+		f, err := os.OpenFile(os.Getenv("EXECUTOR_TEST_CWD"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			b.Fatalf("%v", err)
+		}
+		fmt.Fprintf(f, "%s %d\n", wd, len(entries))
+		f.Close()
+		os.WriteFile("left-behind", nil, 0o644)
+		for b.Loop() {
 		}
 	},
 }
@@ -292,5 +314,47 @@ func TestExecuteGrowsIterations(t *testing.T) {
 	long.Iterations[len(long.Iterations)-1].Index++
 	if err := executor.CheckFork(&p.Runs[0], &long); err == nil {
 		t.Errorf("journal check of a fork with 6 measurement iterations, beyond max_iterations 5: no error")
+	}
+}
+
+// Every fork of a suite runs in a scratch directory of its own, new and
+// empty (the next fork's is made ahead, while a fork starts), and none
+// is left after Execute, though each fork left a file in its own.
+func TestExecuteScratchDirectories(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	log := filepath.Join(t.TempDir(), "cwd")
+	p := testPlan(3, "cwd", "cwd")
+	for i := range p.Runs {
+		p.Runs[i].Settings.Env = map[string]string{"EXECUTOR_TEST_CWD": log}
+	}
+	got, err := executor.Execute(context.Background(), p, executor.Options{Executable: os.Args[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range got {
+		if f.Failed() {
+			t.Fatalf("fork %d/%d: %s\n%s", f.Run, f.Fork, f.Err, f.StderrTail)
+		}
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("%d forks logged their directory, want 6:\n%s", len(lines), data)
+	}
+	seen := map[string]bool{}
+	for _, line := range lines {
+		dir, n, _ := strings.Cut(line, " ")
+		if filepath.Dir(dir) != tmp || !strings.HasPrefix(filepath.Base(dir), "benchspec-fork-") || n != "0" || seen[dir] {
+			t.Errorf("a fork ran in %s with %s entries; want a new, empty benchspec-fork-* directory in %s", dir, n, tmp)
+		}
+		seen[dir] = true
+	}
+	left, _ := os.ReadDir(tmp)
+	for _, e := range left {
+		t.Errorf("%s left in TMPDIR after Execute", e.Name())
 	}
 }

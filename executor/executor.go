@@ -197,6 +197,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 		defer g.stop()
 		x.guard = g
 	}
+	defer x.scratch.close()
 	x.runs = make([]runState, len(p.Runs))
 	for _, s := range opts.Order.Schedule(p) {
 		stop, err := x.fork(&p.Runs[s.Run], s.Fork)
@@ -216,6 +217,8 @@ type execution struct {
 	obs     Observer
 	guard   *guard
 	mark    string                         // protocol.EnvBatch of the forks
+	scratch scratchDirs                    // the forks' working directories
+	enc     assignmentEncoder              // the forks' assignments
 	done    map[forkID]protocol.ForkResult // from opts.Done
 	all     int                            // forks in the plan, less those failed runs skip
 	count   int                            // forks finished, including done ones
@@ -341,7 +344,7 @@ func (x *execution) start(a *protocol.Assignment) protocol.ForkResult {
 	if a.Run.Settings.Forks == 0 {
 		return runInProcess(a, x.opts.InProcess, x.obs)
 	}
-	return runFork(x.ctx, a, x.opts, x.obs, x.guard, x.mark)
+	return runFork(x.ctx, a, x.opts, x.obs, x.guard, x.mark, &x.scratch, &x.enc)
 }
 
 // sorted returns the results in plan order: by run, then fork.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -22,7 +23,7 @@ import (
 // The fork runs in a process group of its own. Whatever way it ends, the
 // group is killed afterwards, so nothing it started survives it; a fork
 // that leaves processes running after it exited fails for it.
-func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Observer, g *guard, mark string) protocol.ForkResult {
+func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Observer, g *guard, mark string, scratch *scratchDirs, enc *assignmentEncoder) protocol.ForkResult {
 	fr := protocol.ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: -1}
 	limits, err := forkLimits(a.Run.Settings.Env)
 	if err != nil {
@@ -35,14 +36,14 @@ func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Obse
 	// the package's directory, as go test does, for testdata.
 	dir := ""
 	if a.Run.GoTest == nil {
-		if dir, err = os.MkdirTemp("", "benchspec-fork-"); err != nil {
+		if dir, err = scratch.take(); err != nil {
 			fr.Err = fmt.Sprintf("creating the fork's working directory: %v", err)
 			return fr
 		}
 		defer removeDir(dir)
 	}
 	start := time.Now()
-	p, err := startProcess(opts.Executable, dir, forkEnv(a, mark), mark, opts.TailBytes)
+	p, err := startProcess(opts.Executable, dir, forkEnv(a, enc.encode(a), mark), mark, opts.TailBytes)
 	if err != nil {
 		fr.Err = fmt.Sprintf("starting the fork: %v", err)
 		return fr
@@ -58,6 +59,12 @@ func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Obse
 		p.kill()
 		failure = err.Error()
 	} else {
+		if dir != "" {
+			// While the fork's process starts (its exec and runtime
+			// initialisation take milliseconds, the benchmark has not
+			// begun), make the next fork's directory.
+			scratch.prepare()
+		}
 		failure, finished = collect(ctx, p, a, &fr, obs)
 	}
 	killedLate := p.finish()
@@ -73,6 +80,44 @@ func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Obse
 		fr.Profiles = nil
 	}
 	return fr
+}
+
+// scratchDirs hands out the scratch directories of an execution's
+// forks, one fresh directory per fork. The next fork's is made ahead,
+// while the current fork's process starts (prepare), so that no mkdir
+// stands between one fork's end and the next one's exec; close removes
+// the one made ahead and not used.
+type scratchDirs struct {
+	spare string
+}
+
+// take returns a new, empty directory for a fork: the one made ahead if
+// it is still there, else a new one.
+func (s *scratchDirs) take() (string, error) {
+	if d := s.spare; d != "" {
+		s.spare = ""
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			return d, nil
+		}
+		removeDir(d) // replaced by something else meanwhile (a fork's doing)
+	}
+	return os.MkdirTemp("", "benchspec-fork-")
+}
+
+// prepare makes the next fork's directory ahead, unless there is one;
+// a failure is left for take to meet and report.
+func (s *scratchDirs) prepare() {
+	if s.spare == "" {
+		s.spare, _ = os.MkdirTemp("", "benchspec-fork-")
+	}
+}
+
+// close removes the directory made ahead, if any.
+func (s *scratchDirs) close() {
+	if s.spare != "" {
+		removeDir(s.spare)
+		s.spare = ""
+	}
 }
 
 // removeDir removes a fork's scratch directory: one system call when the
@@ -201,10 +246,9 @@ func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protoc
 	}
 }
 
-// forkEnv is the parent's environment, the assignment, and the run's env
-// settings, which win over the inherited ones.
-func forkEnv(a *protocol.Assignment, mark string) []string {
-	assignment, _ := json.Marshal(a)
+// forkEnv is the parent's environment, the assignment (encoded), and
+// the run's env settings, which win over the inherited ones.
+func forkEnv(a *protocol.Assignment, assignment []byte, mark string) []string {
 	env := make([]string, 0, len(os.Environ())+len(a.Run.Settings.Env)+1)
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -217,6 +261,42 @@ func forkEnv(a *protocol.Assignment, mark string) []string {
 		env = append(env, k+"="+v)
 	}
 	return append(env, protocol.EnvBatch+"="+mark, protocol.EnvAssignment+"="+string(assignment))
+}
+
+// assignmentEncoder encodes assignments as json.Marshal does, the run's
+// part once for the forks of a run in a row: only the fork's number,
+// whether it warms up and the profile directory differ from one fork to
+// the next.
+type assignmentEncoder struct {
+	index, iterations int    // the run (and its measurement iterations) of run
+	run               []byte // json.Marshal of that run; nil: none yet
+}
+
+func (e *assignmentEncoder) encode(a *protocol.Assignment) []byte {
+	if e.run == nil || e.index != a.Run.Index || e.iterations != a.Run.Settings.Measurement.Iterations {
+		run, err := json.Marshal(&a.Run)
+		if err != nil {
+			e.run = nil
+			out, _ := json.Marshal(a)
+			return out
+		}
+		e.run, e.index, e.iterations = run, a.Run.Index, a.Run.Settings.Measurement.Iterations
+	}
+	// The fields of protocol.Assignment in their order, as encoding/json
+	// writes them (TestAssignmentEncoder holds the two together).
+	out := make([]byte, 0, len(e.run)+64+len(a.ProfileDir))
+	out = append(out, `{"run":`...)
+	out = append(out, e.run...)
+	out = append(out, `,"fork":`...)
+	out = strconv.AppendInt(out, int64(a.Fork), 10)
+	out = append(out, `,"warmup":`...)
+	out = strconv.AppendBool(out, a.Warmup)
+	if a.ProfileDir != "" {
+		dir, _ := json.Marshal(a.ProfileDir)
+		out = append(out, `,"profile_dir":`...)
+		out = append(out, dir...)
+	}
+	return append(out, '}')
 }
 
 type lineMsg struct {
