@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -306,7 +307,7 @@ type lineMsg struct {
 
 // readMessages decodes the result pipe line by line until EOF. A line that
 // is not a message is reported once and ends the reading.
-func readMessages(r *os.File, out chan<- lineMsg) {
+func readMessages(r io.Reader, out chan<- lineMsg) {
 	defer close(out)
 	sc := bufio.NewScanner(r)
 	// A line (message) may be long (a sample-mode histogram, many

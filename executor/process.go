@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -124,10 +125,10 @@ func startProcess(exe, dir string, env []string, mark string, tailBytes int) (*p
 		close(p.exited)
 	}()
 	go func() {
-		io.Copy(io.MultiWriter(p.out, &p.watch), or)
+		io.Copy(io.MultiWriter(p.out, &p.watch), quietReader(or))
 		close(p.outDone)
 	}()
-	go readMessages(rr, p.msgs)
+	go readMessages(quietReader(rr), p.msgs)
 	return p, nil
 }
 
@@ -147,6 +148,59 @@ func pipe() (r, w *os.File, err error) {
 		return nil, nil, os.NewSyscallError("fcntl", err)
 	}
 	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
+
+// quietReader reads f, a pipe end in the runtime's poller, with read(2)
+// made as a raw system call, one that the Go scheduler is not told
+// about. It may be: on a non-blocking pipe, read returns at once. What
+// a system call the scheduler is told about costs is not the call: the
+// first one after the runtime's monitor thread (sysmon) fell asleep
+// wakes it, and it then polls every 20 µs (50 times, about 6 ms on this
+// kind of virtual machine) before it sleeps again. A fork's hello and
+// each of its iteration messages would set it off while the fork
+// measures its next iteration, on the CPUs the fork runs on.
+func quietReader(f *os.File) io.Reader {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return f
+	}
+	return &rawReader{f: f, rc: rc}
+}
+
+type rawReader struct {
+	f  *os.File
+	rc syscall.RawConn
+}
+
+func (r *rawReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, errno := 0, syscall.Errno(0)
+	err := r.rc.Read(func(fd uintptr) bool {
+		for {
+			m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+			switch e {
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false // wait in the poller
+			}
+			n, errno = int(m), e
+			return true
+		}
+	})
+	switch {
+	case err != nil:
+		// Closed (the parent is done with the fork), or not in the
+		// poller after all: the ordinary read says which.
+		return r.f.Read(p)
+	case errno != 0:
+		return 0, &os.PathError{Op: "read", Path: r.f.Name(), Err: errno}
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 // devNull is /dev/null open for reading, the forks' standard input,
