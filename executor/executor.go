@@ -27,9 +27,10 @@
 //   - BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA in a run's env bound
 //     its forks' memory with a hard resource limit (see limits.go).
 //   - The batch's files are out of a fork's reach by accident: a suite's
-//     fork runs in a scratch directory of its own (removed afterwards; a
-//     package's fork runs its test binary in the package's directory, as
-//     go test does, for testdata), the parent hands forks absolute paths,
+//     fork runs in a scratch directory of its own, new and empty (made
+//     while the previous fork started, removed afterwards; a package's
+//     fork runs its test binary in the package's directory, as go test
+//     does, for testdata), the parent hands forks absolute paths,
 //     and the journal stops the batch if its name is deleted or replaced.
 //     The worker makes the kernel refuse the signals a fork, or anything
 //     it starts, sends to the parent or the parent's process group
@@ -64,6 +65,16 @@
 // A batch survives its own interruption through its journal (Journal):
 // every finished fork is on disk as soon as it ends, and a resumed batch
 // (Options.Done) runs only the forks the journal lacks.
+//
+// # The parent while a fork runs
+//
+// The parent stays out of the way of the fork it runs: what it must do
+// per fork (the fork's environment, directory, pipes, exec) is done
+// before the exec or, like the next fork's directory, while the fork's
+// process starts; while the fork measures, the parent only reads its
+// messages, with raw read(2) calls that do not set off the Go runtime's
+// monitor thread (see quietReader), and awaits the fork's exit through
+// the poller rather than a thread blocked in wait (child.StartLocked).
 package executor
 
 import (
