@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/benchspec/benchspec"
+	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -68,8 +69,8 @@ benchmarks:
 		last = last[:0]
 		for _, run := range rep.Runs {
 			for _, f := range run.Forks {
-				if len(f.Timer.BaselineNs) != 5 || len(f.Timer.BaselineInvocationsNs) != 5 {
-					t.Errorf("%s fork %d: baselines of %d and %d iterations, want 5 of each form", run.Benchmark, f.Fork, len(f.Timer.BaselineNs), len(f.Timer.BaselineInvocationsNs))
+				if n := worker.BaselineIterations; len(f.Timer.BaselineNs) != n || len(f.Timer.BaselineInvocationsNs) != n {
+					t.Errorf("%s fork %d: baselines of %d and %d iterations, want %d of each form", run.Benchmark, f.Fork, len(f.Timer.BaselineNs), len(f.Timer.BaselineInvocationsNs), n)
 				}
 			}
 			d := deadCodeOf(run)

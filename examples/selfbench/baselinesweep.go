@@ -27,8 +27,8 @@ const (
 
 var sweepSettings = []string{
 	"5x100us+1w", "5x100us+0w", "3x100us+1w", "3x100us+0w",
-	"4x50us+1w", "4x50us+0w", "3x50us+1w", "3x50us+0w",
-	"6x25us+1w", "6x25us+0w", "4x25us+0w",
+	"4x50us+1w", "4x50us+0w", "3x50us+0w",
+	"6x25us+1w", "6x25us+0w", "4x25us+0w", "3x25us+0w",
 }
 
 // floorTolerance is how far from the reference a floor may be and still

@@ -292,10 +292,11 @@ func TestInProcessPrintsEveryForm(t *testing.T) {
 
 func TestParseBaselineSetting(t *testing.T) {
 	for v, want := range map[string]worker.BaselineSetting{
-		"5x100us":    {Warmup: 1, Iterations: 5, Time: 100 * time.Microsecond},
-		"3x50µs+0w":  {Warmup: 0, Iterations: 3, Time: 50 * time.Microsecond},
-		" 2x1ms+2w ": {Warmup: 2, Iterations: 2, Time: time.Millisecond},
-		"5x100µs+1w": worker.ForkBaseline,
+		"5x100us":                    {Warmup: 1, Iterations: 5, Time: 100 * time.Microsecond},
+		"3x50µs+0w":                  {Warmup: 0, Iterations: 3, Time: 50 * time.Microsecond},
+		" 2x1ms+2w ":                 {Warmup: 2, Iterations: 2, Time: time.Millisecond},
+		"5x100µs+1w":                 {Warmup: 1, Iterations: 5, Time: 100 * time.Microsecond},
+		worker.ForkBaseline.String(): worker.ForkBaseline,
 	} {
 		got, err := parseBaselineSetting(v)
 		if err != nil || got != want {

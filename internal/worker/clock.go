@@ -140,10 +140,10 @@ func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration
 // CalibrateFork is what every fork measures before its benchmark: the
 // clock (Calibrate) and the empty-loop baseline in both forms a body can
 // take, `for b.Loop()` (BaselineNs) and `for range b.Invocations()`
-// (BaselineInvocationsNs): a warmup iteration of each, then
-// BaselineIterations iterations of BaselineTime of each, taken in turn.
-// Together they take about 1.3 ms of the fork's start, what one form took
-// in iterations of 200 µs.
+// (BaselineInvocationsNs): ForkBaseline, BaselineIterations iterations of
+// BaselineTime of each form, taken in turn, with no warmup iteration.
+// Together they take about 0.35 ms of the fork's start (1.3 ms with the
+// 5 × 100 µs and a warmup iteration of each form they took before).
 //
 // DEAD_CODE compares a call with the fastest of all these iterations
 // (protocol.TimerCalibration.BaselineFloorNs). The fastest, because
@@ -153,24 +153,46 @@ func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration
 // and counter.Inc2 each got a false DEAD_CODE at 2.9×; on the 2-core AMD
 // EPYC VM under load, runs of consecutive iterations took 0.5–0.6 ns
 // instead of 0.29), the fastest iteration does not. Taking the forms in
-// turn spreads each form's iterations over the whole millisecond.
+// turn spreads each form's iterations over the whole baseline.
 //
 // Both forms, because the fork measures before the body runs, and so
 // before it shows which form it uses. They cost the same in most
-// processes (0.29 ns each on the 2-core AMD EPYC VM); where they do not,
+// processes (0.28 ns each on the 2-core AMD EPYC VM); where they do not,
 // the cheaper one is the lower floor, so a body compared with it is
 // judged dead less often, never more: the conservative choice, since a
 // false alarm is the worse error (diag's package doc). It misses a dead
 // body written in the dearer form only where that form costs over 3× the
 // other in the same process.
 //
-// An iteration of 100 µs holds about 300 000 empty invocations; the loop
-// reads the clock about a hundred times per iteration (about 3 µs at
-// 29 ns a read; the fastest of 5 × 100 µs measured within 1 % of the
-// fastest of 3 × 10 ms in the same process here), which makes the floor
-// a little high, never low. examples/selfbench
-// prints how far the median of the `for b.Loop()` iterations is from one
-// over 5 × 10 ms in the same process.
+// As short as the floor's statistics allow: what the floor needs is one
+// iteration, of either form, that nothing disturbed, and short iterations
+// are likelier to be that than long ones. scripts/baseline-sweep.sh
+// measures settings in fresh processes, each floor against the fastest
+// of 20 × 1 ms per form in the same process. On the 2-core AMD EPYC VM
+// (2026-12-01, other processes using 34–80 % of the CPUs, a cpu-hog
+// among them in two runs), the 5 × 100 µs after a warmup iteration that
+// forks measured before came out over 3 % above the reference in 44 of
+// 170 processes (up to +230 %: 100 µs iterations caught the spells in
+// which the loop ran at 1.5–3 times its cost, every one of them), 6 ×
+// 25 µs in 16 of 350, none over +22 % and, in the run with most load,
+// none over +6.1 %; 4 × 25 µs and 3 × 25 µs in 26 of 350 (up to +59 %)
+// and 9 of 250 (up to +48 %). With 25 µs iterations the median process
+// was within 0.1 % of the reference. A warmup iteration changed nothing: a fresh process's first iteration
+// of a form is the one that touches the loop's pages first, and the
+// fastest iteration leaves it out anyway.
+//
+// Short iterations err low by a few per cent rather than high where the
+// host takes a periodic tax: an iteration under about 1 ms can fall
+// between the events that take about 3 % of every longer stretch of the
+// loop on that VM (the fastest of 700 µs iterations was 3.4 % below the
+// fastest of 1 ms ones), so the floor leaves out a tax the body's own
+// iterations pay, and a low floor makes DEAD_CODE fire later, never
+// sooner. Against that, each iteration reads the clock about 15 times
+// (baselineChunks), which costs about 3 % at 25 µs, half that at 50 µs,
+// and is what the floor errs high by where there is no such tax. On the
+// VM the two about cancel at 25 µs; 50 µs iterations came out about
+// 1.7 % low, 100 µs ones about 2.5 %.
+// examples/selfbench's item 4 prints the floor's error the same way.
 func CalibrateFork(c Clock) protocol.TimerCalibration {
 	return CalibrateForkWith(c, ForkBaseline)
 }
@@ -184,7 +206,7 @@ type BaselineSetting struct {
 }
 
 // ForkBaseline is the baseline every fork measures (CalibrateFork).
-var ForkBaseline = BaselineSetting{Warmup: 1, Iterations: BaselineIterations, Time: BaselineTime}
+var ForkBaseline = BaselineSetting{Warmup: 0, Iterations: BaselineIterations, Time: BaselineTime}
 
 // String is the setting as NxD+Ww, e.g. "5x100µs+1w".
 func (s BaselineSetting) String() string {
@@ -211,6 +233,6 @@ func CalibrateForkWith(c Clock, s BaselineSetting) protocol.TimerCalibration {
 
 // The empty-loop baseline of every fork (CalibrateFork), per form.
 const (
-	BaselineIterations = 5
-	BaselineTime       = 100 * time.Microsecond
+	BaselineIterations = 6
+	BaselineTime       = 25 * time.Microsecond
 )
