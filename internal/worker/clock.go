@@ -142,7 +142,7 @@ func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration
 // take, `for b.Loop()` (BaselineNs) and `for range b.Invocations()`
 // (BaselineInvocationsNs): ForkBaseline, BaselineIterations iterations of
 // BaselineTime of each form, taken in turn, with no warmup iteration.
-// Together they take about 0.35 ms of the fork's start (1.3 ms with the
+// Together they take about 0.4 ms of the fork's start (1.3 ms with the
 // 5 × 100 µs and a warmup iteration of each form they took before).
 //
 // DEAD_CODE compares a call with the fastest of all these iterations
@@ -169,15 +169,19 @@ func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration
 // are likelier to be that than long ones. scripts/baseline-sweep.sh
 // measures settings in fresh processes, each floor against the fastest
 // of 20 × 1 ms per form in the same process. On the 2-core AMD EPYC VM
-// (2026-12-01, other processes using 34–80 % of the CPUs, a cpu-hog
-// among them in two runs), the 5 × 100 µs after a warmup iteration that
-// forks measured before came out over 3 % above the reference in 44 of
-// 170 processes (up to +230 %: 100 µs iterations caught the spells in
-// which the loop ran at 1.5–3 times its cost, every one of them), 6 ×
-// 25 µs in 16 of 350, none over +22 % and, in the run with most load,
-// none over +6.1 %; 4 × 25 µs and 3 × 25 µs in 26 of 350 (up to +59 %)
-// and 9 of 250 (up to +48 %). With 25 µs iterations the median process
-// was within 0.1 % of the reference. A warmup iteration changed nothing: a fresh process's first iteration
+// (2026-12-01, 10 sweeps of 30–100 processes a setting, other processes
+// using 1–80 % of the CPUs), the 5 × 100 µs after a warmup iteration that
+// forks measured before came out over 3 % above the reference in 114 of
+// 340 processes (up to +233 %), 6 × 25 µs in 63 of 520 (up to +61 %),
+// 4 × 25 µs in 81 of 520, 3 × 25 µs in 64 of 420 and 3 × 50 µs in 42 of
+// 360. Most of that is not the setting's doing: within one process the
+// empty loop's cost switches between levels (about 0.3, 0.45, 0.6 and
+// 0.75 ns there) for milliseconds at a time, and a baseline that falls
+// wholly within a slow spell has a high floor whatever its iterations
+// (delaying it by 5 or 20 ms changed nothing); 25 µs iterations fit
+// between spells that 100 µs ones overlap. With 25 µs iterations the
+// median process was within 0.4 % of the reference.
+// A warmup iteration changed nothing: a fresh process's first iteration
 // of a form is the one that touches the loop's pages first, and the
 // fastest iteration leaves it out anyway.
 //
