@@ -128,9 +128,11 @@ func (d *driver) calibrationError(parts []partsResult) {
 		benchspec: "`for b.Loop()` " + floorSpread(loop), reference: "`for range b.Invocations()` " + floorSpread(inv)})
 }
 
-// floorSpread is a list of floor errors as their median and range.
+// floorSpread is a list of floor errors as their median and range, and
+// how many are over floorTolerance high (DEAD_CODE's false-alarm side).
 func floorSpread(xs []float64) string {
-	return fmt.Sprintf("median %s, range %s … %s", pct(median(xs)), pct(slices.Min(xs)), pct(slices.Max(xs)))
+	high := len(slices.DeleteFunc(slices.Clone(xs), func(x float64) bool { return x <= floorTolerance }))
+	return fmt.Sprintf("median %s, range %s … %s, %d of %d over %s", pct(median(xs)), pct(slices.Min(xs)), pct(slices.Max(xs)), high, len(xs), pct(floorTolerance))
 }
 
 // baselineText is a setting's String as prose: "5x100µs+1w" is
