@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -19,7 +20,7 @@ import (
 )
 
 // envInProcess, set to a number of rounds, makes the binary compare the
-// four loop forms of map.Lookup and sort.Ints1000 inside one process, on
+// four loop forms of map.Lookup, sqrt.Sunk and sort.Ints1000 inside one process, on
 // one fixture: benchspec's `for b.Loop()` and `for range b.Invocations()`
 // (a worker fork run in-process, one 5 ms iteration) and testing.B's
 // `for b.Loop()` and `for range b.N` (testing.Benchmark, -test.benchtime
@@ -129,6 +130,36 @@ var inProcessForms = []loopForms{
 				i += 3
 			}
 		}},
+	{name: "sqrt.Sunk",
+		setup: func() {},
+		loop: func(b *worker.B) {
+			x := 0.0
+			for b.Loop() {
+				benchspec.Sink(math.Sqrt(x))
+				x++
+			}
+		},
+		inv: func(b *worker.B) {
+			x := 0.0
+			for range b.Invocations() {
+				benchspec.Sink(math.Sqrt(x))
+				x++
+			}
+		},
+		testLoop: func(b *testing.B) {
+			x := 0.0
+			for b.Loop() {
+				benchspec.Sink(math.Sqrt(x))
+				x++
+			}
+		},
+		testN: func(b *testing.B) {
+			x := 0.0
+			for range b.N {
+				benchspec.Sink(math.Sqrt(x))
+				x++
+			}
+		}},
 	{name: "sort.Ints1000",
 		setup: func() { ipInput, ipWk = sortFixture() },
 		loop: func(b *worker.B) {
@@ -180,6 +211,9 @@ func inProcessMain(arg string) int {
 	if err != nil || rounds < 1 {
 		logf("%s=%q: want a number of rounds, at least 1 (e.g. 120)", envInProcess, arg)
 		return 2
+	}
+	if os.Getenv("XEXP_SHIELD") != "" {
+		fmt.Fprintln(os.Stderr, "shield:", worker.ShieldParent(os.Getppid(), os.Getppid()))
 	}
 	start, before := time.Now(), snapshotCPU()
 	windows := map[string][][]float64{}

@@ -85,6 +85,19 @@ func TestAccuracyWorkloadsHaveEveryBody(t *testing.T) {
 			t.Errorf("%s: no `for range b.N` testing.B body", name)
 		}
 	}
+	// Item 2 judges benchspec's `for range b.Invocations()` form and
+	// shows its `for b.Loop()` form beside it: both must be registered.
+	registered := map[string]bool{}
+	for _, b := range registry() {
+		registered[b.Name] = true
+	}
+	for _, name := range accuracyWorkloads {
+		for _, n := range []string{name, name + invocationsSuffix} {
+			if !registered[n] {
+				t.Errorf("%s: no benchspec body registered", n)
+			}
+		}
+	}
 }
 
 func TestFrontendSpecsExpand(t *testing.T) {
@@ -254,6 +267,13 @@ func TestAccuracyRowsAlone(t *testing.T) {
 	}
 	if want := "Item 2: spin.1ms, 1 round (" + envWorkloads; !strings.Contains(string(out), want) {
 		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	// The row judges the `for range b.Invocations()` forks and shows the
+	// `for b.Loop()` ones beside them.
+	for _, want := range []string{"`for range b.Invocations()`: ", "`for b.Loop()`: fork means median ", "testing.B `for range b.N`: median "} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }
 

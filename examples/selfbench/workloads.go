@@ -128,6 +128,17 @@ var workloads = []workload{
 				i++
 			}
 		}},
+	// map.Lookup in `for range b.Invocations()` (item 2 shows it beside
+	// the `for b.Loop()` form).
+	{name: "map.Lookup" + invocationsSuffix,
+		bench: func(b *benchspec.B) {
+			m, keys := mapFixture()
+			i := 0
+			for range b.Invocations() {
+				benchspec.Sink(m[keys[i&(len(keys)-1)]])
+				i++
+			}
+		}},
 	// As in examples/seeds: 100 dependent logarithms on a running value.
 	{name: "log.Classic",
 		bench: func(b *benchspec.B) {
@@ -202,6 +213,34 @@ var workloads = []workload{
 		},
 		testN: func(b *testing.B) {
 			for range b.N {
+				spin(time.Millisecond)
+			}
+		}},
+	// Item 2's other workloads in `for range b.Invocations()`.
+	{name: "log.Classic" + invocationsSuffix,
+		bench: func(b *benchspec.B) {
+			x := 1.0
+			for range b.Invocations() {
+				v := x
+				for range 100 {
+					v = math.Log(v) + 2
+				}
+				benchspec.Sink(v)
+				x += 1e-9
+			}
+		}},
+	{name: "sort.Ints1000" + invocationsSuffix,
+		bench: func(b *benchspec.B) {
+			input, work := sortFixture()
+			for range b.Invocations() {
+				copy(work, input)
+				slices.Sort(work)
+			}
+			benchspec.Sink(work[0])
+		}},
+	{name: "spin.1ms" + invocationsSuffix,
+		bench: func(b *benchspec.B) {
+			for range b.Invocations() {
 				spin(time.Millisecond)
 			}
 		}},
