@@ -152,7 +152,9 @@ func modulePackages(t *testing.T) map[string][]string {
 // internal/platform, debug/dwarf and decompressors), whose inits every
 // fork would run for what only the parent asks once, nor runtime/metrics
 // (its init builds the table of every metric: about 0.5 ms and 95
-// allocations per process; internal/gcpause reads runtime.MemStats).
+// allocations per process; internal/gcpause reads runtime.MemStats), nor
+// go/format and go/printer (their initialisation and itabs cost each
+// process about 0.3 ms; internal/testdriver writes gofmt's layout itself).
 func TestSuiteBinaryLinksLittle(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".").Output()
 	if err != nil {
@@ -162,7 +164,7 @@ func TestSuiteBinaryLinksLittle(t *testing.T) {
 	if !slices.Contains(deps, module+"/spec") {
 		t.Fatalf("go list -deps . does not list %s/spec; the test reads the wrong package: %v", module, deps)
 	}
-	for _, p := range []string{"net", "net/http", "crypto/tls", "crypto/x509", "os/user", "runtime/cgo", "go/build", "debug/buildinfo", "debug/dwarf", "runtime/metrics"} {
+	for _, p := range []string{"net", "net/http", "crypto/tls", "crypto/x509", "os/user", "runtime/cgo", "go/build", "debug/buildinfo", "debug/dwarf", "runtime/metrics", "go/format", "go/printer"} {
 		if slices.Contains(deps, p) {
 			t.Errorf("a suite binary links %s; find who imports it with go list -deps -f '{{.ImportPath}}: {{.Imports}}' .", p)
 		}

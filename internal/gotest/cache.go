@@ -24,9 +24,9 @@ import (
 
 // driverVersion is the driver the binaries get (testdriver.Version): a
 // binary an older benchspec built with another driver is not reused. It
-// is computed when first needed: generating and formatting the driver's
-// source takes about 2 ms, which every fork (a process of the same
-// binary) would pay at start-up for nothing.
+// is computed when first needed: generating and hashing the driver's
+// source is work every fork (a process of the same binary) would pay at
+// start-up for nothing.
 var driverVersion = func() string { return driverVersionValue.Get() }
 
 // driverVersionValue is built on first use (internal/lazy): a

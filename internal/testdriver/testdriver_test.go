@@ -2,6 +2,7 @@ package testdriver
 
 import (
 	"errors"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"io"
@@ -102,5 +103,33 @@ func TestReaderKeepsOnlyTestingsFraming(t *testing.T) {
 	r = NewReader(strings.NewReader("BenchmarkX-4 \t 1\t 0.0001 ns/op\n\x16bogus\n"))
 	if _, err := r.Next(); err == nil || !strings.Contains(err.Error(), "unknown line") {
 		t.Errorf("err = %v, want the unknown framing line refused", err)
+	}
+}
+
+// TestSourceIsGofmted checks that Source writes what gofmt would print,
+// as it did when it ran its output through go/format (which suite
+// binaries no longer link): for one function and for many, of very
+// different name lengths, non-ASCII names included, in both test
+// packages.
+func TestSourceIsGofmted(t *testing.T) {
+	lists := [][]string{
+		{"BenchmarkA"},
+		{"BenchmarkB", "BenchmarkA"},
+		{"Benchmark", "BenchmarkX", "Benchmark_a_rather_long_name_with_Digits_0123456789", "Benchmark2", "BenchmarkÜnïcode"},
+	}
+	for _, funcs := range lists {
+		for _, ext := range []bool{false, true} {
+			src, err := Source("codec_test", ext, funcs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := format.Source(src)
+			if err != nil {
+				t.Fatalf("generated source does not parse: %v\n%s", err, src)
+			}
+			if diff := cmp.Diff(string(want), string(src)); diff != "" {
+				t.Errorf("Source(%v, external %v) is not as gofmt prints it (-gofmt +Source):\n%s", funcs, ext, diff)
+			}
+		}
 	}
 }
