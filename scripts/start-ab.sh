@@ -15,7 +15,12 @@
 # costs ~30 µs they are most of a process's start), of the CPU time and of
 # the wall time, and the number of package inits (GODEBUG=inittrace=1).
 # The load average is printed before and after: times taken while it is
-# above 1.5 on 2 cores say little; the faults still do.
+# above 1.5 on 2 cores say little; the faults still do. Both binaries are
+# written the same way (go build), on purpose: on this VM (ext4, Linux
+# 6.18) a byte-identical copy written with cp (large page-cache folios)
+# started and exited 1.1-1.4 ms faster than the linker's output, which
+# it writes through mmap (2026-12-01 15:09, same page faults), so
+# binaries written differently do not compare.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${1:-HEAD~1} new=${2:-HEAD} rounds=${3:-200}
