@@ -33,7 +33,9 @@ func bind(fn func(*B)) worker.Bind {
 //
 // Its fast path is a compare and an increment, inlined into the caller's
 // loop as testing.B.Loop's is; the clock is read only when a chunk of
-// invocations is used up, about a hundred times per iteration.
+// invocations is used up: about a hundred times per iteration, and at least
+// every 20 µs (a tight loop left running for milliseconds slows down on
+// some processors; see internal/worker maxChunkTime).
 func (b *B) Loop() bool { return b.w.Loop() }
 
 // Invocations is Loop with the counter in a register: `for range

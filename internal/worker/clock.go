@@ -105,9 +105,9 @@ func emptyInvocations(b *B) {
 
 // baselineChunks is the chunks, so clock reads, a baseline iteration aims
 // at; with the growing chunks that start it, it reads the clock about 15
-// times. A benchmark's iteration aims at a hundred (iterationChunks),
-// negligible in iterations of 10 ms and more; in the baseline's short
-// iterations a hundred reads (a read and the slow path between two chunks
+// times. A benchmark's iteration aims at a hundred (iterationChunks) and
+// at least one every 20 µs (maxChunkTime): 0.15–0.28 % of its time; in the
+// baseline's short iterations a hundred reads (a read and the slow path between two chunks
 // took 30–55 ns on the 2-core AMD EPYC VM) made the empty loop 3 % slower
 // at 100 µs, 10 % at 50 µs and 30 % at 25 µs than it is in long ones, a
 // floor too high: DEAD_CODE's false-alarm side.

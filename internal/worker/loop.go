@@ -173,22 +173,38 @@ func (r *runner) begin(b *B) bool {
 	return b.take()
 }
 
-// nextChunk sizes the next run of fast-path invocations so that the clock
-// is read about r.chunks times per iteration (iterationChunks, a hundred:
-// its cost is then a few parts per million of an iteration of a second)
-// and the iteration overshoots its time by at most one chunk. Growth is capped at ×100 per chunk, as in
-// testing.B, so a slow first invocation cannot make one chunk the whole
-// iteration.
 // iterationChunks is the chunks per iteration a benchmark's loop aims at;
 // the fork's baseline, whose iterations are short, aims at fewer
 // (baselineChunks).
 const iterationChunks = 100
 
+// maxChunkTime bounds a chunk's time, however long the iteration: the
+// loop leaves its fast path at least this often. On the 2-core AMD EPYC
+// (Zen 5) VM of 2026-12-01 a tight loop that ran for milliseconds without
+// leaving it slowed down for long stretches, in both loop forms alike
+// (and testing.B's own loops, which run a whole benchmark time in one
+// go): 200 ms iterations, a hundredth of the iteration per chunk (2 ms,
+// as before this bound), 4 forks each taking turns with the bounds below
+// (15:35 UTC, quiet): the empty `for b.Loop()` 0.29–0.71 ns, sqrt.Sunk
+// 2.48–2.66 ns; at most 50 µs a chunk 0.34–0.63 and 2.32–2.34; at most
+// 20 µs 0.295–0.336 and 2.15–2.22, the level `for range b.N` reaches at
+// its best (the `for range b.Invocations()` form likewise: 0.37–0.42 and
+// 2.15–2.44 unbounded, 0.28–0.30 and 2.14–2.18 at 20 µs). Each chunk
+// costs a clock read and the slow path's bookkeeping, about 50 ns there:
+// about 0.25 % of the iteration's time, counted in it.
+const maxChunkTime = 20 * time.Microsecond
+
+// nextChunk sizes the next run of fast-path invocations so that the clock
+// is read about r.chunks times per iteration (iterationChunks, a hundred)
+// and at least every maxChunkTime, and the iteration overshoots its time
+// by at most one chunk. Growth is capped at ×100 per chunk, as in
+// testing.B, so a slow first invocation cannot make one chunk the whole
+// iteration.
 func (r *runner) nextChunk(b *B, timed int64, p *phase) {
 	inv := b.loop.i - r.invBase
 	next := r.chunk * 100
 	if timed > 0 && inv > 0 {
-		want := min(p.time-timed, max(p.time/r.chunks, 1))
+		want := min(p.time-timed, max(min(p.time/r.chunks, int64(maxChunkTime)), 1))
 		predicted := uint64(float64(want) * float64(inv) / float64(timed))
 		next = min(next, max(predicted, 1))
 	}

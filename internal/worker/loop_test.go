@@ -244,3 +244,43 @@ func TestReportMetricRejectsNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// However long the iteration, the loop leaves its fast path at least
+// every maxChunkTime (a tight loop left running for milliseconds slows
+// down on some processors), in both loop forms; a short iteration still
+// reads the clock about iterationChunks times.
+func TestChunksStayShortInLongIterations(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body func(clk *fakeClock) Func
+	}{
+		{"Loop", tenNs},
+		{"Invocations", func(clk *fakeClock) Func {
+			return func(b *B) {
+				for range b.Invocations() {
+					clk.t += 10
+				}
+			}
+		}},
+	} {
+		for _, iter := range []time.Duration{200 * time.Millisecond, time.Millisecond} {
+			clk := &fakeClock{}
+			c := &countingClock{Clock: clk}
+			a := assignment(spec.ModeAverageTime, spec.Iterations{}, spec.Iterations{Iterations: 1, Time: iter, BatchSize: 1}, 1)
+			var its []protocol.Iteration
+			if _, err := RunFork(a, tc.body(clk), c, fixedRand(0.5), func(it *protocol.Iteration) error {
+				its = append(its, *it)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			want := max(int(iter/maxChunkTime), iterationChunks)
+			if c.reads < want || c.reads > 2*want {
+				t.Errorf("%s, %v iteration: %d clock reads, want %d to %d (a chunk at most %v)", tc.name, iter, c.reads, want, 2*want, maxChunkTime)
+			}
+			if over := time.Duration(its[0].TimeNs) - iter; over < 0 || over > maxChunkTime {
+				t.Errorf("%s, %v iteration: overshot by %v, want at most one chunk (%v)", tc.name, iter, over, maxChunkTime)
+			}
+		}
+	}
+}
