@@ -65,19 +65,11 @@ func (d *driver) forkScores(r plan.Run, forks []protocol.ForkResult) []float64 {
 // misses it even when the medians agree.
 func (d *driver) overhead() error {
 	r := d.h.run("empty:avgt")
-	ri := invocationsRun(r)
-	var forks, iforks []protocol.ForkResult
-	var tb, tbN []float64
-	err := alternate(r.Settings.Forks,
-		d.h.forkInto(r, &forks),
-		d.h.forkInto(ri, &iforks),
-		d.h.testingInto("empty", false, measurementTime(r), &tb),
-		d.h.testingInto("empty", true, measurementTime(r), &tbN))
+	forks, iforks, tb, tbN, err := d.versusTestingForms(r, "empty", true, true)
 	if err != nil {
 		return err
 	}
-	loop, inv := d.forkScores(r, forks), d.forkScores(ri, iforks)
-	d.h.log("  empty: benchspec %.4g, Invocations %.4g, testing.B %.4g, b.N loop %.4g ns/op", loop, inv, tb, tbN)
+	loop, inv := d.forkScores(r, forks), d.forkScores(invocationsRun(r), iforks)
 	d.empty = pair{median(loop), median(tb)}
 	for _, c := range []struct {
 		form, ref   string

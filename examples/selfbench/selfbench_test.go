@@ -248,14 +248,7 @@ func TestAccuracyRowsAlone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a fork and two testing.B processes of 1 s each")
 	}
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), envRunMain+"=1", envItems+"=2", envWorkloads+"=spin.1ms", envRounds+"=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.Bytes())
-	}
+	out := driverOutput(t, envItems+"=2", envWorkloads+"=spin.1ms", envRounds+"=1")
 	var rows []string
 	for _, line := range strings.Split(string(out), "\n") {
 		if strings.HasPrefix(line, "| 2 |") || strings.HasPrefix(line, "| 1 |") || strings.HasPrefix(line, "| 3 |") {
@@ -280,14 +273,7 @@ func TestAccuracyRowsAlone(t *testing.T) {
 // The in-process comparison prints a row for each workload and loop form,
 // each with a figure against `for range b.N`'s, whose own is 1.
 func TestInProcessPrintsEveryForm(t *testing.T) {
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), envRunMain+"=1", envInProcess+"=2")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.Bytes())
-	}
+	out := driverOutput(t, envInProcess+"=2")
 	var got []string
 	for _, line := range strings.Split(string(out), "\n") {
 		cells := strings.Split(line, " | ")
@@ -346,14 +332,7 @@ func TestForkCostReportsTheFloorsError(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 10 forks and 20 processes")
 	}
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), envRunMain+"=1", envItems+"=4")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.Bytes())
-	}
+	out := driverOutput(t, envItems+"=4")
 	for _, want := range []string{
 		"… error of the fork's clock calibration (",
 		"… error of the fork's empty-loop floor, DEAD_CODE's yardstick (the fastest iteration of either loop form; " + baselineText(worker.ForkBaseline.String()) + " of each)",
@@ -368,14 +347,7 @@ func TestForkCostReportsTheFloorsError(t *testing.T) {
 // The baseline sweep prints a row per setting, each from fresh
 // processes.
 func TestBaselineSweepPrintsEverySetting(t *testing.T) {
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), envRunMain+"=1", envBaselineSweep+"=1", envBaselineSettings+"=2x25us+0w,1x50us")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.Bytes())
-	}
+	out := driverOutput(t, envBaselineSweep+"=1", envBaselineSettings+"=2x25us+0w,1x50us")
 	var got []string
 	for _, line := range strings.Split(string(out), "\n") {
 		if cells := strings.Split(line, " | "); len(cells) == 10 && strings.HasSuffix(cells[1], "s") && !strings.HasPrefix(line, "| setting") {
@@ -385,6 +357,22 @@ func TestBaselineSweepPrintsEverySetting(t *testing.T) {
 	if diff := cmp.Diff([]string{"2x25µs+0w", "1x50µs+1w"}, got); diff != "" {
 		t.Errorf("rows (-want +got):\n%s\n%s", diff, out)
 	}
+}
+
+// driverOutput runs selfbench's main (envRunMain) in a fresh process of
+// the test binary with env added, and returns its standard output; it
+// fails the test, with the process's standard error, if the run fails.
+func driverOutput(t *testing.T, env ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(append(os.Environ(), envRunMain+"=1"), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.Bytes())
+	}
+	return out
 }
 
 func TestPercentile(t *testing.T) {
