@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/benchspec/benchspec/plan"
@@ -63,6 +64,30 @@ var benchmarks = map[string]worker.Func{
 		fmt.Fprintf(f, "%s %d\n", wd, len(entries))
 		f.Close()
 		os.WriteFile("left-behind", nil, 0o644)
+		for b.Loop() {
+		}
+	},
+	// exe appends the path of the binary it runs from, that file's
+	// SHA-256 and mode to the file EXECUTOR_TEST_EXE names.
+	"exe": func(b *worker.B) {
+		exe, err := os.Executable()
+		if err != nil {
+			b.Fatalf("%v", err)
+		}
+		sum, err := filehash.SHA256(exe)
+		if err != nil {
+			b.Fatalf("%v", err)
+		}
+		fi, err := os.Stat(exe)
+		if err != nil {
+			b.Fatalf("%v", err)
+		}
+		f, err := os.OpenFile(os.Getenv("EXECUTOR_TEST_EXE"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			b.Fatalf("%v", err)
+		}
+		fmt.Fprintf(f, "%s %s %v\n", exe, sum, fi.Mode().Perm())
+		f.Close()
 		for b.Loop() {
 		}
 	},
@@ -357,4 +382,73 @@ func TestExecuteScratchDirectories(t *testing.T) {
 	for _, e := range left {
 		t.Errorf("%s left in TMPDIR after Execute", e.Name())
 	}
+}
+
+// The forks of a batch run a private copy of the suite binary, the same
+// bytes, one copy for the whole batch, not writable, in a directory of
+// its own under TMPDIR that Execute removes. (Where the copy cannot be
+// made they run the binary itself: TestForkImageFallsBack.)
+func TestExecuteForksRunACopyOfTheBinary(t *testing.T) {
+	self, err := filepath.Abs(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := filehash.SHA256(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(t *testing.T, tmp string) []string {
+		t.Setenv("TMPDIR", tmp)
+		log := filepath.Join(t.TempDir(), "exe")
+		p := testPlan(2, "exe", "exe")
+		for i := range p.Runs {
+			p.Runs[i].Settings.Env = map[string]string{"EXECUTOR_TEST_EXE": log}
+		}
+		got, err := executor.Execute(context.Background(), p, executor.Options{Executable: self})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range got {
+			if f.Failed() {
+				t.Fatalf("fork %d/%d: %s\n%s", f.Run, f.Fork, f.Err, f.StderrTail)
+			}
+		}
+		data, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) != 4 {
+			t.Fatalf("%d forks logged their binary, want 4:\n%s", len(lines), data)
+		}
+		return lines
+	}
+	t.Run("copy", func(t *testing.T) {
+		tmp := t.TempDir()
+		lines := run(t, tmp)
+		first, _, _ := strings.Cut(lines[0], " ")
+		for _, line := range lines {
+			f := strings.Fields(line)
+			if len(f) != 3 {
+				t.Fatalf("bad line %q", line)
+			}
+			exe, sum, mode := f[0], f[1], f[2]
+			if exe != first {
+				t.Errorf("forks ran %s and %s: want one copy for the batch", first, exe)
+			}
+			if exe == self || filepath.Dir(filepath.Dir(exe)) != tmp || !strings.HasPrefix(filepath.Base(filepath.Dir(exe)), "benchspec-exe-") || filepath.Base(exe) != filepath.Base(self) {
+				t.Errorf("a fork ran %s; want a copy named %s in a benchspec-exe-* directory of %s", exe, filepath.Base(self), tmp)
+			}
+			if sum != want {
+				t.Errorf("the fork's binary has sha256 %s, the suite binary %s", sum, want)
+			}
+			if mode != "-r-x------" {
+				t.Errorf("the fork's binary has mode %s, want -r-x------", mode)
+			}
+		}
+		left, _ := os.ReadDir(tmp)
+		for _, e := range left {
+			t.Errorf("%s left in TMPDIR after Execute", e.Name())
+		}
+	})
 }

@@ -99,6 +99,8 @@ type InProcessFunc func(a *protocol.Assignment, emit func(*protocol.Iteration) e
 // Options configure Execute.
 type Options struct {
 	// Executable is the suite binary to re-execute; default os.Executable().
+	// The forks execute a private copy of it, made once per batch (see
+	// forkImage).
 	Executable string
 	// Observer is told about progress; may be nil.
 	Observer Observer
@@ -209,6 +211,13 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 		x.guard = g
 	}
 	defer x.scratch.close()
+	if forks && len(x.done) < x.all && x.opts.Executable != "" {
+		// The forks execute a private copy of the suite binary (see
+		// forkImage); the guard above runs the original.
+		img := newForkImage(x.opts.Executable)
+		defer img.remove()
+		x.opts.Executable = img.path
+	}
 	x.runs = make([]runState, len(p.Runs))
 	for _, s := range opts.Order.Schedule(p) {
 		stop, err := x.fork(&p.Runs[s.Run], s.Fork)
