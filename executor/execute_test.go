@@ -251,6 +251,41 @@ func TestGuardKillsGroupsAtEOF(t *testing.T) {
 	}
 }
 
+// The guard removes the directory of the forks' copy of the suite binary
+// the parent named, when its stdin ends (the parent killed); nothing
+// else: not a directory of another name, not a relative path.
+func TestGuardRemovesTheImageAtEOF(t *testing.T) {
+	tmp := t.TempDir()
+	image := filepath.Join(tmp, "benchspec-exe-1")
+	other := filepath.Join(tmp, "other")
+	relative := filepath.Join(tmp, "benchspec-exe-2")
+	for _, d := range []string{image, other, relative} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "suite"), []byte("x"), 0o500); err != nil {
+			t.Fatal(err)
+		}
+	}
+	guard := exec.Command(os.Args[0])
+	guard.Dir = tmp
+	guard.Env = append(os.Environ(), protocol.EnvGuard+"=1")
+	guard.Stdin = strings.NewReader(fmt.Sprintf("r%s\nr%s\nrbenchspec-exe-2\n", image, other))
+	out, err := guard.Output()
+	if err != nil || string(out) != "benchspec guard ready\n" {
+		t.Fatalf("guard: %v, output %q", err, out)
+	}
+	if _, err := os.Stat(image); !os.IsNotExist(err) {
+		t.Errorf("the image directory is still there (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(other, "suite")); err != nil {
+		t.Errorf("the guard removed a directory not named benchspec-exe-*: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(relative, "suite")); err != nil {
+		t.Errorf("the guard removed a directory named by a relative path: %v", err)
+	}
+}
+
 // A run with a precision grows one fork at a time while Grow asks for
 // it, and never beyond its MaxForks, whatever Grow says; a run without
 // one is never asked.

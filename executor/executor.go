@@ -216,6 +216,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 		// forkImage); the guard above runs the original.
 		img := newForkImage(x.opts.Executable)
 		defer img.remove()
+		x.guard.image(img.dir)
 		x.opts.Executable = img.path
 	}
 	x.runs = make([]runState, len(p.Runs))

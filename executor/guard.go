@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,10 +18,12 @@ import (
 
 // The guard is a small process started once per batch (Options.Guard).
 // The parent tells it, on the guard's stdin, the process group of every
-// fork it starts ("+PGID") and ends ("-PGID"). When its stdin reaches EOF
-// — the parent closed it, or died, even by SIGKILL — the guard kills the
-// groups it still knows, then every process that carries the batch's mark
-// (protocol.EnvBatch; EnvGuard's value is the mark), and exits.
+// fork it starts ("+PGID") and ends ("-PGID"), and the directory of the
+// forks' copy of the suite binary ("rDIR", see forkImage). When its stdin
+// reaches EOF — the parent closed it, or died, even by SIGKILL — the
+// guard kills the groups it still knows, then every process that carries
+// the batch's mark (protocol.EnvBatch; EnvGuard's value is the mark),
+// removes that directory, and exits.
 //
 // Pdeathsig alone kills only the fork itself when the parent dies; the
 // processes the fork started live on in its group. The guard ends them.
@@ -42,10 +45,17 @@ func Guard() int {
 	}
 	os.Stdout.Close()
 	groups := map[int]bool{}
+	var images []string
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		line := sc.Text()
 		if len(line) < 2 {
+			continue
+		}
+		if line[0] == 'r' {
+			if dir := line[1:]; filepath.IsAbs(dir) && strings.HasPrefix(filepath.Base(dir), imageDirPrefix) {
+				images = append(images, dir)
+			}
 			continue
 		}
 		pgid, err := strconv.Atoi(line[1:])
@@ -66,6 +76,11 @@ func Guard() int {
 	// they carry the batch's mark (EnvGuard's value).
 	if mark := os.Getenv(protocol.EnvGuard); len(mark) > 1 {
 		sweep(mark, 0, false, 0)
+	}
+	// Last, the forks' copy of the suite binary, which the parent
+	// removes itself unless it was killed.
+	for _, dir := range images {
+		os.RemoveAll(dir)
 	}
 	return 0
 }
@@ -128,6 +143,14 @@ func startGuard(exe, mark string) (*guard, error) {
 func (g *guard) send(op byte, pgid int) {
 	if g != nil {
 		fmt.Fprintf(g.w, "%c%d\n", op, pgid)
+	}
+}
+
+// image tells the guard the directory of the forks' copy of the suite
+// binary, to remove if the parent dies without removing it.
+func (g *guard) image(dir string) {
+	if g != nil && dir != "" {
+		fmt.Fprintf(g.w, "r%s\n", dir)
 	}
 }
 

@@ -27,6 +27,9 @@ import (
 // keeps a batch's forks on one build: rebuilding the suite binary while
 // a nightly batch runs cannot mix two builds' forks in one report.
 //
+// The guard, when there is one, removes the copy if the parent is killed
+// before it could.
+//
 // Where the copy cannot be made or run (no space, a temporary directory
 // mounted noexec) the forks execute the original, as before: the image
 // only makes starts cheaper.
@@ -34,6 +37,9 @@ type forkImage struct {
 	path string // what the forks execute
 	dir  string // the private directory to remove; "" for the original
 }
+
+// imageDirPrefix begins the name of an image's directory.
+const imageDirPrefix = "benchspec-exe-"
 
 // imageWriteSize is the size of the write(2)s that copy the binary:
 // large enough for the page cache to allocate large folios.
@@ -65,7 +71,7 @@ func copyImage(exe, parent string) (forkImage, error) {
 	if !before.Mode().IsRegular() {
 		return forkImage{}, fmt.Errorf("%s is not a regular file", exe)
 	}
-	dir, err := os.MkdirTemp(parent, "benchspec-exe-")
+	dir, err := os.MkdirTemp(parent, imageDirPrefix+"*")
 	if err != nil {
 		return forkImage{}, err
 	}
