@@ -72,7 +72,7 @@ const envWorkloads = "SELFBENCH_WORKLOADS"
 
 // envRounds, when set, is item 2's number of rounds: benchspec forks and
 // testing.B processes of each form per workload, instead of
-// selfbench.yaml's 3.
+// selfbench.yaml's 5.
 const envRounds = "SELFBENCH_ROUNDS"
 
 type item struct {
