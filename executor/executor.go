@@ -87,6 +87,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/forkimage"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 )
@@ -99,8 +100,8 @@ type InProcessFunc func(a *protocol.Assignment, emit func(*protocol.Iteration) e
 // Options configure Execute.
 type Options struct {
 	// Executable is the suite binary to re-execute; default os.Executable().
-	// The forks execute a private copy of it, made once per batch (see
-	// forkImage).
+	// The forks execute a private copy of it, made once per batch
+	// (internal/forkimage).
 	Executable string
 	// Observer is told about progress; may be nil.
 	Observer Observer
@@ -212,12 +213,12 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 	}
 	defer x.scratch.close()
 	if forks && len(x.done) < x.all && x.opts.Executable != "" {
-		// The forks execute a private copy of the suite binary (see
-		// forkImage); the guard above runs the original.
-		img := newForkImage(x.opts.Executable)
-		defer img.remove()
-		x.guard.image(img.dir)
-		x.opts.Executable = img.path
+		// The forks execute a private copy of the suite binary
+		// (internal/forkimage); the guard above runs the original.
+		img := forkimage.New(x.opts.Executable)
+		defer img.Remove()
+		x.guard.image(img.Dir)
+		x.opts.Executable = img.Path
 	}
 	x.runs = make([]runState, len(p.Runs))
 	for _, s := range opts.Order.Schedule(p) {

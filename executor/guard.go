@@ -13,13 +13,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/forkimage"
 	"github.com/benchspec/benchspec/internal/protocol"
 )
 
 // The guard is a small process started once per batch (Options.Guard).
 // The parent tells it, on the guard's stdin, the process group of every
 // fork it starts ("+PGID") and ends ("-PGID"), and the directory of the
-// forks' copy of the suite binary ("rDIR", see forkImage). When its stdin
+// forks' copy of the suite binary ("rDIR", see internal/forkimage). When its stdin
 // reaches EOF — the parent closed it, or died, even by SIGKILL — the
 // guard kills the groups it still knows, then every process that carries
 // the batch's mark (protocol.EnvBatch; EnvGuard's value is the mark),
@@ -53,7 +54,7 @@ func Guard() int {
 			continue
 		}
 		if line[0] == 'r' {
-			if dir := line[1:]; filepath.IsAbs(dir) && strings.HasPrefix(filepath.Base(dir), imageDirPrefix) {
+			if dir := line[1:]; filepath.IsAbs(dir) && strings.HasPrefix(filepath.Base(dir), forkimage.DirPrefix) {
 				images = append(images, dir)
 			}
 			continue

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/forkimage"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/benchspec/benchspec/plan"
@@ -38,7 +39,8 @@ func (c *forkClock) RunEnd(*plan.Run, []protocol.ForkResult)       {}
 
 // forkCost is item 4: the wall time of a minimal fork, split into its
 // parts by the fork's own timestamps, with calibration, baseline and a
-// bare process of this binary timed on their own in fresh processes.
+// bare process of this binary (a copy made as the forks' is) timed on
+// their own in fresh processes.
 func (d *driver) forkCost() error {
 	r := d.h.run("fork.Minimal:avgt")
 	clock := &forkClock{start: map[int]time.Time{}}
@@ -58,6 +60,10 @@ func (d *driver) forkCost() error {
 	}
 	var bare, calibrate, baseline []time.Duration
 	var parts []partsResult
+	// The bare processes run a copy of this binary made as the forks'
+	// is (internal/forkimage), so that the two starts compare.
+	img := forkimage.New(d.h.exe)
+	defer img.Remove()
 	err = alternate(len(forks), func(int) error {
 		var p partsResult
 		err := d.h.child(childParts, &p, envStartNs+"="+strconv.FormatInt(time.Now().UnixNano(), 10))
@@ -67,7 +73,7 @@ func (d *driver) forkCost() error {
 		return err
 	}, func(int) error {
 		t := time.Now()
-		cmd := exec.CommandContext(d.h.ctx, d.h.exe)
+		cmd := exec.CommandContext(d.h.ctx, img.Path)
 		cmd.Env = append(os.Environ(), envChild+"="+childNoop)
 		err := cmd.Run()
 		bare = append(bare, time.Since(t))

@@ -1,4 +1,4 @@
-package executor
+package forkimage
 
 import (
 	"bytes"
@@ -9,29 +9,29 @@ import (
 
 func TestCopyImage(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "suite")
-	data := bytes.Repeat([]byte("benchspec\x00"), imageWriteSize/10*2+7) // more than two writes
+	data := bytes.Repeat([]byte("benchspec\x00"), writeSize/10*2+7) // more than two writes
 	if err := os.WriteFile(src, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	parent := t.TempDir()
-	img, err := copyImage(src, parent)
+	img, err := Copy(src, parent)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Dir(img.dir) != parent || img.path != filepath.Join(img.dir, "suite") {
+	if filepath.Dir(img.Dir) != parent || img.Path != filepath.Join(img.Dir, "suite") {
 		t.Fatalf("image %+v; want suite in a new directory of %s", img, parent)
 	}
-	got, err := os.ReadFile(img.path)
+	got, err := os.ReadFile(img.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, data) {
 		t.Fatalf("the copy has %d bytes, not the original's %d", len(got), len(data))
 	}
-	if fi, err := os.Stat(img.path); err != nil || fi.Mode().Perm() != 0o500 {
+	if fi, err := os.Stat(img.Path); err != nil || fi.Mode().Perm() != 0o500 {
 		t.Fatalf("the copy's mode: %v %v; want -r-x------", fi.Mode(), err)
 	}
-	img.remove()
+	img.Remove()
 	if left, _ := os.ReadDir(parent); len(left) != 0 {
 		t.Fatalf("%d entries left after remove", len(left))
 	}
@@ -48,17 +48,17 @@ func TestForkImageFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
-	img := newForkImage(src)
-	if img.path != src || img.dir != "" {
+	img := New(src)
+	if img.Path != src || img.Dir != "" {
 		t.Fatalf("image %+v without a usable TMPDIR; want the original %s", img, src)
 	}
-	img.remove()
+	img.Remove()
 	if _, err := os.Stat(src); err != nil {
 		t.Fatalf("the original is gone: %v", err)
 	}
 	// A directory is not copied.
 	parent := t.TempDir()
-	if _, err := copyImage(t.TempDir(), parent); err == nil {
+	if _, err := Copy(t.TempDir(), parent); err == nil {
 		t.Fatal("copyImage of a directory: no error")
 	}
 	if left, _ := os.ReadDir(parent); len(left) != 0 {
