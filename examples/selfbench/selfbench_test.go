@@ -49,7 +49,7 @@ func TestSelfbenchSpecPlansTheDriversRuns(t *testing.T) {
 		"sqrt.KeepAlive:avgt":  3,
 		"log.Classic:sample":   5,
 		"log.Classic:sample#2": 5,
-		"fork.Minimal:avgt":    10,
+		"fork.Minimal:avgt":    30,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
