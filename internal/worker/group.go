@@ -82,28 +82,47 @@ func (g *group) failure() error {
 
 // submit hands in one thread's finished iteration. The last thread of the
 // iteration combines them, adds the profiler's metrics and emits the
-// result. It reports false when the fork must stop.
-func (g *group) submit(it protocol.Iteration) bool {
+// result; a fork of one thread emits its iteration as it is. It reports
+// false when the fork must stop.
+//
+// It runs under the body's frames (Loop's slow path), on a stack that
+// may still be the 2 KiB a goroutine starts with: its frame stays small,
+// the threads' combining is in gather.
+func (g *group) submit(it *protocol.Iteration) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.aborted {
 		return false
 	}
-	g.parts = append(g.parts, it)
-	if len(g.parts) < g.n {
-		return true
+	if g.n > 1 {
+		if it = g.gather(it); it == nil {
+			return true
+		}
 	}
-	combined := combine(g.mode, g.parts)
-	g.parts = g.parts[:0]
 	if g.prof != nil {
-		combined.Metrics = g.prof.iterationMetrics(combined.Ops)
+		it.Metrics = g.prof.iterationMetrics(it.Ops)
 	}
-	if err := g.emit(&combined); err != nil {
+	if err := g.emit(it); err != nil {
 		g.err, g.aborted = err, true
 		g.cond.Broadcast()
 		return false
 	}
 	return true
+}
+
+// gather keeps a copy of one thread's iteration; to the last thread of
+// the iteration it returns the threads' results combined, to the others
+// nil.
+//
+//go:noinline
+func (g *group) gather(it *protocol.Iteration) *protocol.Iteration {
+	g.parts = append(g.parts, *it)
+	if len(g.parts) < g.n {
+		return nil
+	}
+	combined := combine(g.mode, g.parts)
+	g.parts = g.parts[:0]
+	return &combined
 }
 
 // combine aggregates the threads' results as JMH does: throughput adds up

@@ -43,10 +43,11 @@ type runner struct {
 	tstart  int64
 	acc     int64
 
-	iterStart int64  // clock at the start of the iteration
-	invBase   uint64 // b.loop.i at the start of the iteration
-	chunk     uint64 // thrpt/avgt: the size of the last chunk
-	chunks    int64  // thrpt/avgt: the chunks, so clock reads, an iteration aims at
+	iterStart int64              // clock at the start of the iteration
+	it        protocol.Iteration // the iteration end hands to the group
+	invBase   uint64             // b.loop.i at the start of the iteration
+	chunk     uint64             // thrpt/avgt: the size of the last chunk
+	chunks    int64              // thrpt/avgt: the chunks, so clock reads, an iteration aims at
 
 	// Sample mode.
 	sampling   bool
@@ -219,21 +220,19 @@ func (r *runner) end(b *B, now, timed int64, ops float64) bool {
 	p := &r.phases[r.ph]
 	r.inIteration = false
 	r.timerOn = false
-	it := protocol.Iteration{
-		Phase:       p.name,
-		Index:       r.iter,
-		Ops:         ops,
-		TimeNs:      float64(timed),
-		Invocations: b.loop.i - r.invBase,
-	}
-	if r.g.n > 1 {
-		it.Windows = [][2]int64{{r.iterStart, now}}
-	}
-	if r.samples != nil {
-		snap := r.samples.Snapshot()
-		it.Histogram = &snap
-		it.TimeNs = r.sampleSum
-		r.samples = nil
+	// The iteration is written into the runner, not built on the stack:
+	// this runs under the body's frames on a goroutine that started with
+	// 2 KiB of stack, and with a copy of protocol.Iteration here and
+	// another as submit's argument the hand-over to RunBound's goroutine
+	// outgrew it at the end of every fork's first iteration
+	// (TestIterationEndKeepsTheBodysStack).
+	it := &r.it
+	*it = protocol.Iteration{}
+	it.Phase, it.Index = p.name, r.iter
+	it.Ops, it.TimeNs = ops, float64(timed)
+	it.Invocations = b.loop.i - r.invBase
+	if r.g.n > 1 || r.samples != nil {
+		r.windowAndSamples(it, now)
 	}
 	ok := r.g.submit(it)
 	for _, f := range r.teardown {
@@ -250,6 +249,23 @@ func (r *runner) end(b *B, now, timed int64, ops float64) bool {
 		}
 	}
 	return r.begin(b)
+}
+
+// windowAndSamples adds to the iteration end reports what only some forks
+// have: the iteration's window when threads share it, the histogram in
+// sample mode. Not inlined: its temporaries would enlarge end's frame.
+//
+//go:noinline
+func (r *runner) windowAndSamples(it *protocol.Iteration, now int64) {
+	if r.g.n > 1 {
+		it.Windows = [][2]int64{{r.iterStart, now}}
+	}
+	if r.samples != nil {
+		snap := r.samples.Snapshot()
+		it.Histogram = &snap
+		it.TimeNs = r.sampleSum
+		r.samples = nil
+	}
 }
 
 // finish ends the fork for this thread: Loop returns false from now on.

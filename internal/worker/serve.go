@@ -29,7 +29,9 @@ type Output struct {
 // per thread, each with its own B whose Loop drives every warmup and
 // measurement iteration, and sends each finished iteration (the threads'
 // results combined) to emit. It fails when a body panicked or called
-// Fatalf, returned before Loop reported false, or emit failed.
+// Fatalf, returned before Loop reported false, or emit failed. emit must
+// not keep the iteration once it returns: a fork of one thread reuses it
+// for the next one.
 func RunFork(a *protocol.Assignment, fn Func, clock Clock, rnd Rand, emit func(*protocol.Iteration) error) (*Output, error) {
 	return RunBound(a, fn.bind(), clock, rnd, emit)
 }
