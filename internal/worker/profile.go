@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 
 	"github.com/benchspec/benchspec/internal/lazy"
 )
@@ -42,7 +43,14 @@ type profiler struct {
 
 var unsafeChars = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._=-]+`) }}
 
+// newProfiler returns the fork's profiler, nil when it has nothing to do:
+// no profiler asked for, or only file-writing ones without a directory.
+// A fork without one allocates nothing here (a profiler holds a
+// runtime.MemStats, over 5 KiB: in a fresh fork, a page not yet touched).
 func newProfiler(names []string, dir, key string, fork int) *profiler {
+	if !slices.ContainsFunc(names, func(n string) bool { return n == "gc" || dir != "" }) {
+		return nil
+	}
 	p := &profiler{kinds: map[string]bool{}, dir: dir, files: map[string]string{}}
 	for _, n := range names {
 		if n == "gc" {
@@ -50,9 +58,6 @@ func newProfiler(names []string, dir, key string, fork int) *profiler {
 		} else {
 			p.kinds[n] = true
 		}
-	}
-	if !p.gc && (len(p.kinds) == 0 || dir == "") {
-		return nil
 	}
 	p.base = fmt.Sprintf("%s.fork%d", unsafeChars.Get().ReplaceAllString(key, "_"), fork)
 	if p.gc {

@@ -223,6 +223,33 @@ func TestGCProfilerCountsAllocations(t *testing.T) {
 	}
 }
 
+// TestNoProfilerAllocatesNothing: a fork whose run asks for no profiler
+// it can run gets none, and allocates nothing for it (a profiler holds a
+// runtime.MemStats: in a fresh fork, a page not yet touched); one that
+// asks for one gets it.
+func TestNoProfilerAllocatesNothing(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		dir   string
+		want  bool
+	}{
+		{nil, "", false},
+		{nil, t.TempDir(), false},
+		{[]string{"cpu", "heap"}, "", false}, // file-writing ones without a directory
+		{[]string{"gc"}, "", true},
+		{[]string{"cpu"}, t.TempDir(), true},
+	} {
+		if got := newProfiler(c.names, c.dir, "k", 1) != nil; got != c.want {
+			t.Errorf("newProfiler(%q, %q): a profiler %v, want %v", c.names, c.dir, got, c.want)
+		}
+		if !c.want {
+			if n := testing.AllocsPerRun(10, func() { newProfiler(c.names, c.dir, "k", 1) }); n != 0 {
+				t.Errorf("newProfiler(%q, %q): %v allocations, want none", c.names, c.dir, n)
+			}
+		}
+	}
+}
+
 // TestEmitOnCallersGoroutine checks that RunBound sends every iteration
 // from the goroutine that called it, never from a body's (whose small
 // stack encoding and writing would grow at the end of the first
