@@ -252,3 +252,25 @@ func ServeBodies(lookup BodyLookup) int {
 	}
 	return 0
 }
+
+// IsChild reports whether this process was started by a batch as a fork,
+// a guard or a shielded exec (cli.IsChild, which forwards here).
+func IsChild() bool {
+	return os.Getenv(protocol.EnvAssignment) != "" || os.Getenv(protocol.EnvGuard) != "" || os.Getenv(protocol.EnvExec) != ""
+}
+
+// ServeChild serves the role of a process a batch started (cli.ServeChild,
+// which forwards here): a fork (ServeBodies with lookup), a guard (guard,
+// executor.Guard, which this package cannot import) or a shielded exec
+// (ShieldedExec), and exits with its status. It returns at once in a
+// process that is none of them.
+func ServeChild(lookup BodyLookup, guard func() int) {
+	switch {
+	case os.Getenv(protocol.EnvAssignment) != "":
+		os.Exit(ServeBodies(lookup))
+	case os.Getenv(protocol.EnvGuard) != "":
+		os.Exit(guard())
+	case os.Getenv(protocol.EnvExec) != "":
+		os.Exit(ShieldedExec(os.Args[1:]))
+	}
+}
