@@ -21,21 +21,53 @@
 # started and exited 1.1-1.4 ms faster than the linker's output, which
 # it writes through mmap (2026-12-01 15:09, same page faults), so
 # binaries written differently do not compare.
+#
+# LAZY_YAML=1 builds NEW with a patched copy of gopkg.in/yaml.v3 (in the
+# temporary directory, through -modfile: the module is not touched)
+# whose two package-level regexps are compiled on first use instead of
+# in its init: what that dependency's init costs every fork, e.g.
+# LAZY_YAML=1 scripts/start-ab.sh HEAD HEAD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${1:-HEAD~1} new=${2:-HEAD} rounds=${3:-200}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+lazyyaml() { # lazyyaml DIR: a go.mod for DIR whose gopkg.in/yaml.v3 compiles its two regexps on first use
+	local y=$tmp/yaml.v3 src
+	src=$(cd "$1" && go list -m -f '{{.Dir}}' gopkg.in/yaml.v3)
+	cp -r "$src" "$y" && chmod -R u+w "$y"
+	python3 - "$y" <<'PY'
+import re, sys
+d = sys.argv[1]
+for f, name in (("resolve.go", "yamlStyleFloat"), ("encode.go", "base60float")):
+    p = d + "/" + f
+    s = open(p).read()
+    s, n = re.subn(r"var %s = regexp\.MustCompile\((`[^`]*`)\)" % name,
+                   r"var %sLazy = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(\1) })" % name, s)
+    s, m = re.subn(r"\b%s\.MatchString" % name, "%sLazy().MatchString" % name, s)
+    if n != 1 or m < 1:
+        sys.exit("yaml.v3's %s is not as expected in %s" % (name, f))
+    open(p, "w").write(s.replace("import (", "import (\n\t\"sync\"", 1))
+open(d + "/go.mod", "w").write('module "gopkg.in/yaml.v3"\n\ngo 1.21\n')
+PY
+	cp "$1/go.mod" "$tmp/lazy.mod" && cp "$1/go.sum" "$tmp/lazy.sum"
+	(cd "$1" && go mod edit -modfile="$tmp/lazy.mod" -replace gopkg.in/yaml.v3="$y")
+}
+
 build() { # build REV NAME: the selfbench binary of REV
-	local rev=$1 name=$2 dir=$tmp/$2
+	local rev=$1 name=$2 dir=$tmp/$2 flags=-buildvcs=false
 	if [ "$rev" = . ]; then
 		dir=$PWD
 	else
 		mkdir -p "$dir"
 		git archive "$rev" | tar -x -C "$dir"
 	fi
-	(cd "$dir" && GOFLAGS=-buildvcs=false go build -o "$tmp/selfbench-$name" ./examples/selfbench)
+	if [ "$name" = new ] && [ "${LAZY_YAML:-0}" = 1 ]; then
+		lazyyaml "$dir"
+		flags="$flags -modfile=$tmp/lazy.mod"
+	fi
+	(cd "$dir" && GOFLAGS="$flags" go build -o "$tmp/selfbench-$name" ./examples/selfbench)
 }
 build "$base" base
 build "$new" new
