@@ -46,8 +46,8 @@ var benchmarks = map[string]worker.Func{
 			time.Sleep(time.Millisecond)
 		}
 	},
-	// cwd appends its working directory and the number of entries in it
-	// to the file EXECUTOR_TEST_CWD names, then leaves a file there.
+	// cwd logs its working directory and the number of entries in it
+	// (logLine), then leaves a file there.
 	"cwd": func(b *worker.B) {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -57,18 +57,13 @@ var benchmarks = map[string]worker.Func{
 		if err != nil {
 			b.Fatalf("%v", err)
 		}
-		f, err := os.OpenFile(os.Getenv("EXECUTOR_TEST_CWD"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			b.Fatalf("%v", err)
-		}
-		fmt.Fprintf(f, "%s %d\n", wd, len(entries))
-		f.Close()
+		logLine(b, "%s %d", wd, len(entries))
 		os.WriteFile("left-behind", nil, 0o644)
 		for b.Loop() {
 		}
 	},
-	// exe appends the path of the binary it runs from, that file's
-	// SHA-256 and mode to the file EXECUTOR_TEST_EXE names.
+	// exe logs the path of the binary it runs from, that file's SHA-256
+	// and mode (logLine).
 	"exe": func(b *worker.B) {
 		exe, err := os.Executable()
 		if err != nil {
@@ -82,15 +77,49 @@ var benchmarks = map[string]worker.Func{
 		if err != nil {
 			b.Fatalf("%v", err)
 		}
-		f, err := os.OpenFile(os.Getenv("EXECUTOR_TEST_EXE"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			b.Fatalf("%v", err)
-		}
-		fmt.Fprintf(f, "%s %s %v\n", exe, sum, fi.Mode().Perm())
-		f.Close()
+		logLine(b, "%s %s %v", exe, sum, fi.Mode().Perm())
 		for b.Loop() {
 		}
 	},
+}
+
+// logLine appends a line to the file EXECUTOR_TEST_LOG names.
+func logLine(b *worker.B, format string, args ...any) {
+	f, err := os.OpenFile(os.Getenv("EXECUTOR_TEST_LOG"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		b.Fatalf("%v", err)
+	}
+	fmt.Fprintf(f, format+"\n", args...)
+	f.Close()
+}
+
+// executeLogged runs two runs of forks forks of bench, a benchmark that
+// logs a line (logLine), with opts, and returns the lines: one a fork.
+func executeLogged(t *testing.T, bench string, forks int, opts executor.Options) []string {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "log")
+	p := testPlan(forks, bench, bench)
+	for i := range p.Runs {
+		p.Runs[i].Settings.Env = map[string]string{"EXECUTOR_TEST_LOG": log}
+	}
+	got, err := executor.Execute(context.Background(), p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range got {
+		if f.Failed() {
+			t.Fatalf("fork %d/%d: %s\n%s", f.Run, f.Fork, f.Err, f.StderrTail)
+		}
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2*forks {
+		t.Fatalf("%d forks logged a line, want %d:\n%s", len(lines), 2*forks, data)
+	}
+	return lines
 }
 
 // testPlan has one run of forks forks per benchmark.
@@ -383,28 +412,7 @@ func TestExecuteGrowsIterations(t *testing.T) {
 func TestExecuteScratchDirectories(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	log := filepath.Join(t.TempDir(), "cwd")
-	p := testPlan(3, "cwd", "cwd")
-	for i := range p.Runs {
-		p.Runs[i].Settings.Env = map[string]string{"EXECUTOR_TEST_CWD": log}
-	}
-	got, err := executor.Execute(context.Background(), p, executor.Options{Executable: os.Args[0]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range got {
-		if f.Failed() {
-			t.Fatalf("fork %d/%d: %s\n%s", f.Run, f.Fork, f.Err, f.StderrTail)
-		}
-	}
-	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if len(lines) != 6 {
-		t.Fatalf("%d forks logged their directory, want 6:\n%s", len(lines), data)
-	}
+	lines := executeLogged(t, "cwd", 3, executor.Options{Executable: os.Args[0]})
 	seen := map[string]bool{}
 	for _, line := range lines {
 		dir, n, _ := strings.Cut(line, " ")
@@ -432,58 +440,31 @@ func TestExecuteForksRunACopyOfTheBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(t *testing.T, tmp string) []string {
-		t.Setenv("TMPDIR", tmp)
-		log := filepath.Join(t.TempDir(), "exe")
-		p := testPlan(2, "exe", "exe")
-		for i := range p.Runs {
-			p.Runs[i].Settings.Env = map[string]string{"EXECUTOR_TEST_EXE": log}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	lines := executeLogged(t, "exe", 2, executor.Options{Executable: self})
+	first, _, _ := strings.Cut(lines[0], " ")
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			t.Fatalf("bad line %q", line)
 		}
-		got, err := executor.Execute(context.Background(), p, executor.Options{Executable: self})
-		if err != nil {
-			t.Fatal(err)
+		exe, sum, mode := f[0], f[1], f[2]
+		if exe != first {
+			t.Errorf("forks ran %s and %s: want one copy for the batch", first, exe)
 		}
-		for _, f := range got {
-			if f.Failed() {
-				t.Fatalf("fork %d/%d: %s\n%s", f.Run, f.Fork, f.Err, f.StderrTail)
-			}
+		if exe == self || filepath.Dir(filepath.Dir(exe)) != tmp || !strings.HasPrefix(filepath.Base(filepath.Dir(exe)), "benchspec-exe-") || filepath.Base(exe) != filepath.Base(self) {
+			t.Errorf("a fork ran %s; want a copy named %s in a benchspec-exe-* directory of %s", exe, filepath.Base(self), tmp)
 		}
-		data, err := os.ReadFile(log)
-		if err != nil {
-			t.Fatal(err)
+		if sum != want {
+			t.Errorf("the fork's binary has sha256 %s, the suite binary %s", sum, want)
 		}
-		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-		if len(lines) != 4 {
-			t.Fatalf("%d forks logged their binary, want 4:\n%s", len(lines), data)
+		if mode != "-r-x------" {
+			t.Errorf("the fork's binary has mode %s, want -r-x------", mode)
 		}
-		return lines
 	}
-	t.Run("copy", func(t *testing.T) {
-		tmp := t.TempDir()
-		lines := run(t, tmp)
-		first, _, _ := strings.Cut(lines[0], " ")
-		for _, line := range lines {
-			f := strings.Fields(line)
-			if len(f) != 3 {
-				t.Fatalf("bad line %q", line)
-			}
-			exe, sum, mode := f[0], f[1], f[2]
-			if exe != first {
-				t.Errorf("forks ran %s and %s: want one copy for the batch", first, exe)
-			}
-			if exe == self || filepath.Dir(filepath.Dir(exe)) != tmp || !strings.HasPrefix(filepath.Base(filepath.Dir(exe)), "benchspec-exe-") || filepath.Base(exe) != filepath.Base(self) {
-				t.Errorf("a fork ran %s; want a copy named %s in a benchspec-exe-* directory of %s", exe, filepath.Base(self), tmp)
-			}
-			if sum != want {
-				t.Errorf("the fork's binary has sha256 %s, the suite binary %s", sum, want)
-			}
-			if mode != "-r-x------" {
-				t.Errorf("the fork's binary has mode %s, want -r-x------", mode)
-			}
-		}
-		left, _ := os.ReadDir(tmp)
-		for _, e := range left {
-			t.Errorf("%s left in TMPDIR after Execute", e.Name())
-		}
-	})
+	left, _ := os.ReadDir(tmp)
+	for _, e := range left {
+		t.Errorf("%s left in TMPDIR after Execute", e.Name())
+	}
 }
