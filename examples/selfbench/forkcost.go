@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/forkimage"
@@ -40,31 +41,47 @@ func (c *forkClock) RunEnd(*plan.Run, []protocol.ForkResult)       {}
 // forkCost is item 4: the wall time of a minimal fork, split into its
 // parts by the fork's own timestamps, with calibration, baseline and a
 // bare process of this binary (a copy made as the forks' is) timed on
-// their own in fresh processes.
+// their own in fresh processes; beside them a Go hello world and the
+// same forks of this program linked with alignFlags (forkRefs).
 func (d *driver) forkCost() error {
-	r := d.h.run("fork.Minimal:avgt")
-	clock := &forkClock{start: map[int]time.Time{}}
-	forks, err := d.h.forks(r, clock)
+	refs, err := buildForkRefs(d.h.ctx)
 	if err != nil {
 		return err
 	}
-	var wall, toMain, toBody, loop, exit []time.Duration
-	for _, f := range forks {
-		start := clock.start[f.Fork].UnixNano()
-		at := func(metric string) int64 { return int64(f.Metrics[metric]) }
-		wall = append(wall, f.Wall)
-		toMain = append(toMain, time.Duration(at(metricMainUnixNs)-start))
-		toBody = append(toBody, time.Duration(at(metricBodyUnixNs)-at(metricMainUnixNs)))
-		loop = append(loop, time.Duration(at(metricLoopEndUnixNs)-at(metricBodyUnixNs)))
-		exit = append(exit, time.Duration(start+int64(f.Wall)-at(metricLoopEndUnixNs)))
+	defer refs.remove()
+	r := d.h.run("fork.Minimal:avgt")
+	// The forks of both builds in blocks taking turns, so that a drift
+	// of the machine weighs on both alike.
+	blocks := 3
+	if refs.aligned == "" {
+		blocks = 1
 	}
-	var bare, calibrate, baseline []time.Duration
+	var forks, alignedForks []forkSplit
+	suite := func(int) error {
+		fs, err := d.forkSplits(d.h.exe, r, blocks)
+		forks = append(forks, fs...)
+		return err
+	}
+	if refs.aligned == "" {
+		err = suite(0)
+	} else {
+		err = alternate(blocks, suite, func(int) error {
+			fs, err := d.forkSplits(refs.aligned, r, blocks)
+			alignedForks = append(alignedForks, fs...)
+			return err
+		})
+	}
+	if err != nil {
+		return err
+	}
+	var bare, hello, calibrate, baseline []time.Duration
 	var parts []partsResult
 	// The bare processes run a copy of this binary made as the forks'
-	// is (internal/forkimage), so that the two starts compare.
+	// is (internal/forkimage), so that the two starts compare; the hello
+	// world's too.
 	img := forkimage.New(d.h.exe)
 	defer img.Remove()
-	err = alternate(len(forks), func(int) error {
+	steps := []func(int) error{func(int) error {
 		var p partsResult
 		err := d.h.child(childParts, &p, envStartNs+"="+strconv.FormatInt(time.Now().UnixNano(), 10))
 		calibrate = append(calibrate, time.Duration(p.CalibrateNs))
@@ -72,35 +89,151 @@ func (d *driver) forkCost() error {
 		parts = append(parts, p)
 		return err
 	}, func(int) error {
-		t := time.Now()
-		cmd := exec.CommandContext(d.h.ctx, img.Path)
-		cmd.Env = append(os.Environ(), envChild+"="+childNoop)
-		err := cmd.Run()
-		bare = append(bare, time.Since(t))
+		t, err := d.startToExit(img.Path, envChild+"="+childNoop)
+		bare = append(bare, t)
 		return err
-	})
-	if err != nil {
+	}}
+	if refs.hello != "" {
+		helloImg := forkimage.New(refs.hello)
+		defer helloImg.Remove()
+		steps = append(steps, func(int) error {
+			t, err := d.startToExit(helloImg.Path)
+			hello = append(hello, t)
+			return err
+		})
+	}
+	if err := alternate(len(forks), steps...); err != nil {
 		return err
 	}
 	med := func(ds []time.Duration) time.Duration { return time.Duration(median(durations(ds))) }
-	w, cal, base := med(wall), med(calibrate), med(baseline)
-	rest := w - cal - base
+	s := summarize(forks)
+	cal, base := med(calibrate), med(baseline)
+	rest := s.wall - cal - base
 	n := len(forks)
 	d.res.add(row{id: "4", measure: fmt.Sprintf("fork cost: minimal fork, wall time (median of %d)", n),
-		benchspec: fmt.Sprintf("%s (%s – %s)", ms(w), ms(slices.Min(wall)), ms(slices.Max(wall))), figure: ms(w), target: "≤ " + ms(forkTarget), verdict: verdict(w <= forkTarget)})
+		benchspec: s.wallText(), figure: ms(s.wall), target: "≤ " + ms(forkTarget), verdict: verdict(s.wall <= forkTarget)})
 	d.res.add(row{id: "4", measure: "… exec to main (process start, runtime and package init)",
-		benchspec: ms(med(toMain)), reference: "bare process of this binary, start to exit: " + ms(med(bare))})
+		benchspec: ms(s.toMain), reference: "bare process of this binary, start to exit: " + ms(med(bare))})
 	d.res.add(row{id: "4", measure: "… main to benchmark body (assignment, calibration, baseline, handshake)",
-		benchspec: ms(med(toBody)), reference: fmt.Sprintf("alone in a fresh process: clock calibration %s + empty-loop baseline %s", ms(cal), ms(base))})
-	d.res.add(row{id: "4", measure: "… the 1 ms iteration (and its report)", benchspec: ms(med(loop))})
-	d.res.add(row{id: "4", measure: "… loop end to exit, reaped by the parent", benchspec: ms(med(exit))})
+		benchspec: ms(s.toBody), reference: fmt.Sprintf("alone in a fresh process: clock calibration %s + empty-loop baseline %s", ms(cal), ms(base))})
+	d.res.add(row{id: "4", measure: "… the 1 ms iteration (and its report)", benchspec: ms(s.loop)})
+	d.res.add(row{id: "4", measure: "… loop end to exit, reaped by the parent", benchspec: ms(s.exit)})
 	d.res.add(row{id: "4", measure: "fork cost without calibration and baseline", benchspec: ms(rest), figure: ms(rest)})
+	helloText := "not measured: " + errText(refs.helloErr)
+	if refs.hello != "" {
+		helloText = ms(med(hello))
+	}
+	d.res.add(row{id: "4", measure: "… a Go hello world (`os.Exit(0)`, built by go build, copied as the forks' binary is), start to exit: what any Go process costs here",
+		benchspec: helloText})
+	alignedMeasure := fmt.Sprintf("… the same forks of this program linked with `%s` (segments on 2 MiB, which the kernel can map with huge pages)", alignFlags)
+	alignedText := "not measured: " + errText(refs.alignedErr)
+	var a forkSummary
+	if refs.aligned != "" {
+		a = summarize(alignedForks)
+		alignedMeasure += fmt.Sprintf(", in blocks of %d taking turns with the forks above (median of %d)", n/blocks, len(alignedForks))
+		alignedText = fmt.Sprintf("%s; exec to main %s, main to body %s, iteration %s, exit and reaping %s", a.wallText(), ms(a.toMain), ms(a.toBody), ms(a.loop), ms(a.exit))
+	}
+	d.res.add(row{id: "4", measure: alignedMeasure, benchspec: alignedText})
 	d.calibrationError(parts)
-	if w > forkTarget {
-		d.res.note("Fork cost: a minimal fork takes %s, over the %s target: exec to main %s, main to the body %s (of which clock calibration %s and the empty-loop baseline %s), the iteration %s, exit and reaping %s.",
-			ms(w), ms(forkTarget), ms(med(toMain)), ms(med(toBody)), ms(cal), ms(base), ms(med(loop)), ms(med(exit)))
+	if s.wall > forkTarget {
+		d.res.note("Fork cost: a minimal fork takes %s, over the %s target: exec to main %s, main to the body %s (of which clock calibration %s and the empty-loop baseline %s), the iteration %s, exit and reaping %s.%s",
+			ms(s.wall), ms(forkTarget), ms(s.toMain), ms(s.toBody), ms(cal), ms(base), ms(s.loop), ms(s.exit), refsNote(refs, med(hello), med(bare), a))
 	}
 	return nil
+}
+
+// refsNote is what the fork-cost note says of the references, if they
+// were measured.
+func refsNote(refs *forkRefs, hello, bare time.Duration, aligned forkSummary) string {
+	var b strings.Builder
+	if refs.hello != "" {
+		fmt.Fprintf(&b, " A Go hello world starts and exits in %s here, a bare process of this binary in %s.", ms(hello), ms(bare))
+	}
+	if refs.aligned != "" {
+		fmt.Fprintf(&b, " Linked with `%s`, the same minimal fork takes %s (exec to main %s).", alignFlags, ms(aligned.wall), ms(aligned.toMain))
+	}
+	return b.String()
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "no build"
+	}
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+// startToExit is the wall time of a process of exe with env added, from
+// its start to its exit, reaped.
+func (d *driver) startToExit(exe string, env ...string) (time.Duration, error) {
+	t := time.Now()
+	cmd := exec.CommandContext(d.h.ctx, exe)
+	cmd.Env = append(os.Environ(), env...)
+	err := cmd.Run()
+	return time.Since(t), err
+}
+
+// forkSplit is one minimal fork's wall time and its parts, split by the
+// fork's own timestamps.
+type forkSplit struct{ wall, toMain, toBody, loop, exit time.Duration }
+
+// forkSplits runs the forks of r, one nth of them, as a batch of exe's.
+func (d *driver) forkSplits(exe string, r plan.Run, n int) ([]forkSplit, error) {
+	r.Settings.Forks = max(r.Settings.Forks/n, 1)
+	clock := &forkClock{start: map[int]time.Time{}}
+	forks, err := d.h.forksOf(exe, r, clock)
+	if err != nil {
+		return nil, err
+	}
+	var out []forkSplit
+	for _, f := range forks {
+		start := clock.start[f.Fork].UnixNano()
+		at := func(metric string) int64 { return int64(f.Metrics[metric]) }
+		out = append(out, forkSplit{
+			wall:   f.Wall,
+			toMain: time.Duration(at(metricMainUnixNs) - start),
+			toBody: time.Duration(at(metricBodyUnixNs) - at(metricMainUnixNs)),
+			loop:   time.Duration(at(metricLoopEndUnixNs) - at(metricBodyUnixNs)),
+			exit:   time.Duration(start + int64(f.Wall) - at(metricLoopEndUnixNs)),
+		})
+	}
+	return out, nil
+}
+
+// forkSummary is the medians of forkSplits, with the range of the wall
+// times.
+type forkSummary struct {
+	forkSplit
+	fastest, slowest time.Duration
+}
+
+func summarize(fs []forkSplit) forkSummary {
+	field := func(get func(forkSplit) time.Duration) time.Duration {
+		var xs []float64
+		for _, f := range fs {
+			xs = append(xs, float64(get(f)))
+		}
+		return time.Duration(median(xs))
+	}
+	s := forkSummary{forkSplit: forkSplit{
+		wall:   field(func(f forkSplit) time.Duration { return f.wall }),
+		toMain: field(func(f forkSplit) time.Duration { return f.toMain }),
+		toBody: field(func(f forkSplit) time.Duration { return f.toBody }),
+		loop:   field(func(f forkSplit) time.Duration { return f.loop }),
+		exit:   field(func(f forkSplit) time.Duration { return f.exit }),
+	}}
+	s.fastest, s.slowest = fs[0].wall, fs[0].wall
+	for _, f := range fs {
+		s.fastest, s.slowest = min(s.fastest, f.wall), max(s.slowest, f.wall)
+	}
+	return s
+}
+
+func (s forkSummary) wallText() string {
+	return fmt.Sprintf("%s (%s – %s)", ms(s.wall), ms(s.fastest), ms(s.slowest))
 }
 
 // calibrationError adds item 4's rows on what the fork's short clock

@@ -86,9 +86,14 @@ func (h *harness) testingInto(test string, classic bool, benchtime time.Duration
 
 // forks runs all forks of r as one batch, as `run` does.
 func (h *harness) forks(r plan.Run, obs executor.Observer) ([]protocol.ForkResult, error) {
+	return h.forksOf(h.exe, r, obs)
+}
+
+// forksOf is forks with the forks run by exe, a build of this program.
+func (h *harness) forksOf(exe string, r plan.Run, obs executor.Observer) ([]protocol.ForkResult, error) {
 	r.Index = 0
 	p := &plan.Plan{Suite: h.plan.Suite, Specs: h.plan.Specs, Runs: []plan.Run{r}}
-	forks, err := executor.Execute(h.ctx, p, executor.Options{Executable: h.exe, Observer: obs, Guard: true})
+	forks, err := executor.Execute(h.ctx, p, executor.Options{Executable: exe, Observer: obs, Guard: true})
 	if err != nil {
 		return nil, err
 	}

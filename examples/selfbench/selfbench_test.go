@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -327,12 +328,22 @@ func TestParseBaselineSetting(t *testing.T) {
 }
 
 // Item 4 reports the error of the floor DEAD_CODE uses, overall and per
-// loop form, beside the clock calibration's.
+// loop form, beside the clock calibration's, and its two references: a
+// Go hello world and the same forks of this program linked with
+// alignFlags, both built by the go command (which the tests have).
 func TestForkCostReportsTheFloorsError(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 10 forks and 20 processes")
+		t.Skip("runs 60 forks and 90 processes, builds this program")
 	}
 	out := driverOutput(t, envItems+"=4")
+	for _, re := range []string{
+		`\| 4 \| … a Go hello world \(.*\), start to exit: what any Go process costs here \| [0-9.]+ ms \|`,
+		`\| 4 \| … the same forks of this program linked with ` + "`" + regexp.QuoteMeta(alignFlags) + "`" + ` .*, in blocks of 10 taking turns with the forks above \(median of 30\) \| [0-9.]+ ms \([0-9.]+ ms – [0-9.]+ ms\); exec to main [0-9.]+ ms`,
+	} {
+		if !regexp.MustCompile(re).Match(out) {
+			t.Errorf("output lacks a match for %s:\n%s", re, out)
+		}
+	}
 	for _, want := range []string{
 		"… error of the fork's clock calibration (",
 		"… error of the fork's empty-loop floor, DEAD_CODE's yardstick (the fastest iteration of either loop form; " + baselineText(worker.ForkBaseline.String()) + " of each)",
@@ -359,12 +370,35 @@ func TestBaselineSweepPrintsEverySetting(t *testing.T) {
 	}
 }
 
+// Outside this module, this program cannot be built again: item 4 says
+// so in the reference's row and measures the rest.
+func TestForkCostSaysWhyAReferenceIsMissing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 30 forks and 90 processes")
+	}
+	out := driverOutputIn(t, t.TempDir(), envItems+"=4")
+	re := `\| 4 \| … the same forks of this program linked with ` + "`" + regexp.QuoteMeta(alignFlags) + "`" + ` \(segments on 2 MiB, which the kernel can map with huge pages\) \| not measured: go build ` + regexp.QuoteMeta(alignFlags+" "+selfbenchPackage) + `: exit status 1: `
+	if !regexp.MustCompile(re).Match(out) {
+		t.Errorf("output lacks a match for %s:\n%s", re, out)
+	}
+	if !regexp.MustCompile(`\| 4 \| fork cost: minimal fork, wall time \(median of 30\) \| [0-9.]+ ms`).Match(out) {
+		t.Errorf("no fork cost without the reference:\n%s", out)
+	}
+}
+
 // driverOutput runs selfbench's main (envRunMain) in a fresh process of
 // the test binary with env added, and returns its standard output; it
 // fails the test, with the process's standard error, if the run fails.
 func driverOutput(t *testing.T, env ...string) []byte {
 	t.Helper()
+	return driverOutputIn(t, "", env...)
+}
+
+// driverOutputIn is driverOutput with dir as the working directory.
+func driverOutputIn(t *testing.T, dir string, env ...string) []byte {
+	t.Helper()
 	cmd := exec.Command(os.Args[0])
+	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), envRunMain+"=1"), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -142,8 +142,9 @@ func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration
 // take, `for b.Loop()` (BaselineNs) and `for range b.Invocations()`
 // (BaselineInvocationsNs): ForkBaseline, BaselineIterations iterations of
 // BaselineTime of each form, taken in turn, with no warmup iteration.
-// Together they take about 0.4 ms of the fork's start (1.3 ms with the
-// 5 × 100 µs and a warmup iteration of each form they took before).
+// Together they take about 0.25 ms of the fork's start (0.4 ms with the
+// 6 iterations of each form they took before, 1.3 ms with 5 × 100 µs and
+// a warmup iteration of each form).
 //
 // DEAD_CODE compares a call with the fastest of all these iterations
 // (protocol.TimerCalibration.BaselineFloorNs). The fastest, because
@@ -180,7 +181,15 @@ func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration
 // wholly within a slow spell has a high floor whatever its iterations
 // (delaying it by 5 or 20 ms changed nothing); 25 µs iterations fit
 // between spells that 100 µs ones overlap. With 25 µs iterations the
-// median process was within 0.4 % of the reference.
+// median process was within 0.4 % of the reference. Since the loop's
+// chunk is bounded (maxChunkTime) those levels are gone from the sweeps,
+// and 3 iterations of each form do as well as 6: on the same VM
+// (2026-12-01 18:05–18:12, 40–100 processes a setting taking turns,
+// quiet and beside 1, 2 and 3 CPU hogs) 6 × 25 µs came out over +3 % in
+// 1 of 280 processes, 4 × 25 µs in 2 of 280 and 3 × 25 µs in 1 of 280,
+// the median process within 0.4 % of the reference in every setting;
+// one form's own floor was now and then far off (up to +283 %), never
+// both in one process. 3 × 25 µs saves 0.13–0.17 ms of every fork.
 // A warmup iteration changed nothing: a fresh process's first iteration
 // of a form is the one that touches the loop's pages first, and the
 // fastest iteration leaves it out anyway.
@@ -237,6 +246,6 @@ func CalibrateForkWith(c Clock, s BaselineSetting) protocol.TimerCalibration {
 
 // The empty-loop baseline of every fork (CalibrateFork), per form.
 const (
-	BaselineIterations = 6
+	BaselineIterations = 3
 	BaselineTime       = 25 * time.Microsecond
 )
