@@ -79,6 +79,16 @@ func newBatchMark() string {
 	return fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
 }
 
+// validBatchMark reports whether mark is as newBatchMark makes them:
+// two numbers joined by a hyphen.
+func validBatchMark(mark string) bool {
+	pid, nanos, ok := strings.Cut(mark, "-")
+	digits := func(s string) bool {
+		return s != "" && strings.Trim(s, "0123456789") == ""
+	}
+	return ok && digits(pid) && digits(nanos)
+}
+
 // bootTicks is the current time in clock ticks since boot, the unit of a
 // process's start time in /proc/PID/stat, less one tick so that a process
 // started right now does not compare as older. Both are CLOCK_BOOTTIME

@@ -28,7 +28,9 @@
 //     its forks' memory with a hard resource limit (see limits.go).
 //   - The batch's files are out of a fork's reach by accident: a suite's
 //     fork runs in a scratch directory of its own, new and empty (made
-//     while the previous fork started, removed afterwards; a package's
+//     while the previous fork started, removed afterwards, named after
+//     the batch so that the guard removes those a killed parent left
+//     in TMPDIR; a package's
 //     fork runs its test binary in the package's directory, as go test
 //     does, for testdata), the parent hands forks absolute paths,
 //     and the journal stops the batch if its name is deleted or replaced.
@@ -200,6 +202,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 		}
 	}
 	x.mark = newBatchMark()
+	x.scratch.prefix = scratchPrefix(x.mark)
 	if forks && len(x.done) < x.all {
 		defer beSubreaper()()
 	}

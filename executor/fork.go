@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -87,9 +88,41 @@ func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Obse
 // forks, one fresh directory per fork. The next fork's is made ahead,
 // while the current fork's process starts (prepare), so that no mkdir
 // stands between one fork's end and the next one's exec; close removes
-// the one made ahead and not used.
+// the one made ahead and not used. Their names carry the batch's mark
+// (scratchPrefix), so that the guard can remove those a killed parent
+// left.
 type scratchDirs struct {
-	spare string
+	prefix string // scratchPrefix(mark)
+	spare  string
+}
+
+// pattern is the os.MkdirTemp pattern of the directories.
+func (s *scratchDirs) pattern() string {
+	if s.prefix == "" {
+		return "benchspec-fork-"
+	}
+	return s.prefix
+}
+
+// scratchPrefix is the name prefix of the scratch directories of the
+// batch with mark, in os.TempDir().
+func scratchPrefix(mark string) string { return "benchspec-fork-" + mark + "-" }
+
+// removeScratch removes the scratch directories of the batch with mark
+// that are left in os.TempDir(): the guard's last act, for a parent that
+// was killed between making one and removing it. mark must be one
+// newBatchMark made: a mark with a pattern character in it would match
+// another batch's directories.
+func removeScratch(mark string) {
+	if !validBatchMark(mark) {
+		return
+	}
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), scratchPrefix(mark)+"*"))
+	for _, d := range dirs {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			removeDir(d)
+		}
+	}
 }
 
 // take returns a new, empty directory for a fork: the one made ahead if
@@ -102,14 +135,14 @@ func (s *scratchDirs) take() (string, error) {
 		}
 		removeDir(d) // replaced by something else meanwhile (a fork's doing)
 	}
-	return os.MkdirTemp("", "benchspec-fork-")
+	return os.MkdirTemp("", s.pattern())
 }
 
 // prepare makes the next fork's directory ahead, unless there is one;
 // a failure is left for take to meet and report.
 func (s *scratchDirs) prepare() {
 	if s.spare == "" {
-		s.spare, _ = os.MkdirTemp("", "benchspec-fork-")
+		s.spare, _ = os.MkdirTemp("", s.pattern())
 	}
 }
 

@@ -24,7 +24,8 @@ import (
 // reaches EOF — the parent closed it, or died, even by SIGKILL — the
 // guard kills the groups it still knows, then every process that carries
 // the batch's mark (protocol.EnvBatch; EnvGuard's value is the mark),
-// removes that directory, and exits.
+// removes that directory and the forks' scratch directories the parent
+// left (named after the mark, scratchPrefix), and exits.
 //
 // Pdeathsig alone kills only the fork itself when the parent dies; the
 // processes the fork started live on in its group. The guard ends them.
@@ -78,11 +79,12 @@ func Guard() int {
 	if mark := os.Getenv(protocol.EnvGuard); len(mark) > 1 {
 		sweep(mark, 0, false, 0)
 	}
-	// Last, the forks' copy of the suite binary, which the parent
-	// removes itself unless it was killed.
+	// Last, the forks' copy of the suite binary and their scratch
+	// directories, which the parent removes itself unless it was killed.
 	for _, dir := range images {
 		os.RemoveAll(dir)
 	}
+	removeScratch(os.Getenv(protocol.EnvGuard))
 	return 0
 }
 

@@ -48,8 +48,34 @@ func suiteCmd(t *testing.T, args ...string) (*exec.Cmd, string) {
 	}
 	mark := fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), envMain+"=1", envMark+"="+mark)
+	// A TMPDIR of its own, where noTempLeft looks for what the batch
+	// left: the forks' copy of the suite binary, their scratch
+	// directories.
+	cmd.Env = append(os.Environ(), envMain+"=1", envMark+"="+mark, "TMPDIR="+t.TempDir())
 	return cmd, mark
+}
+
+// noTempLeft checks that the batch cmd ran left nothing of benchspec's in
+// its TMPDIR (suiteCmd). Call it once noneLeft has seen every process
+// of the batch end, the guard included: removing what a killed parent
+// left is the guard's last act.
+func noTempLeft(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	var tmp string
+	for _, kv := range cmd.Env {
+		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+			tmp = v
+		}
+	}
+	es, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		if strings.HasPrefix(e.Name(), "benchspec-") {
+			t.Errorf("the batch left %s in its TMPDIR", e.Name())
+		}
+	}
 }
 
 type result struct {
@@ -65,6 +91,7 @@ func suite(t *testing.T, args ...string) result {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	noneLeft(t, mark)
+	noTempLeft(t, cmd)
 	return result{exitCode(t, err), stdout.String(), stderr.String()}
 }
 
@@ -432,6 +459,7 @@ func interruptAt(t *testing.T, pidfile string, n int, sig syscall.Signal, args .
 	}
 	code, stderr = wait()
 	noneLeft(t, mark)
+	noTempLeft(t, cmd)
 	return code, stderr
 }
 

@@ -123,6 +123,7 @@ func interruptAtRole(t *testing.T, pidfile, role string, sig syscall.Signal, arg
 	}
 	code, stderr := wait()
 	noneLeft(t, mark)
+	noTempLeft(t, cmd)
 	return code, stderr
 }
 
