@@ -25,6 +25,15 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the binaries once every test has run: 29 MB a run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 func binaries(t *testing.T) (benchspecBin, suiteBin string) {
 	t.Helper()
 	if testing.Short() {
