@@ -96,14 +96,6 @@ type scratchDirs struct {
 	spare  string
 }
 
-// pattern is the os.MkdirTemp pattern of the directories.
-func (s *scratchDirs) pattern() string {
-	if s.prefix == "" {
-		return "benchspec-fork-"
-	}
-	return s.prefix
-}
-
 // scratchPrefix is the name prefix of the scratch directories of the
 // batch with mark, in os.TempDir().
 func scratchPrefix(mark string) string { return "benchspec-fork-" + mark + "-" }
@@ -135,14 +127,14 @@ func (s *scratchDirs) take() (string, error) {
 		}
 		removeDir(d) // replaced by something else meanwhile (a fork's doing)
 	}
-	return os.MkdirTemp("", s.pattern())
+	return os.MkdirTemp("", s.prefix)
 }
 
 // prepare makes the next fork's directory ahead, unless there is one;
 // a failure is left for take to meet and report.
 func (s *scratchDirs) prepare() {
 	if s.spare == "" {
-		s.spare, _ = os.MkdirTemp("", s.pattern())
+		s.spare, _ = os.MkdirTemp("", s.prefix)
 	}
 }
 
