@@ -21,17 +21,20 @@ const module = "github.com/benchspec/benchspec"
 // place it (and describe it in ARCHITECTURE.md).
 var stages = [][]string{
 	{"schemas", "internal/jsonschema", "internal/gcpause", "internal/suggest", "internal/filehash", "internal/child", "internal/forkimage", "internal/protocol/hist", "internal/testdriver", "internal/forkstat", "internal/lazy"},
+	// The fork side: what a suite binary links.
+	{"internal/protocol"},
+	{"internal/worker", "internal/handoff"},
+	{""}, // the root package: what benchmark authors import
+	// The parent side: the benchspec program.
 	{"spec"},
 	{"plan"},
-	{"internal/protocol"},
-	{"executor", "internal/worker", "internal/gotest"},
+	{"executor", "internal/gotest", "internal/testfork"},
 	{"internal/diag"},
 	{"report"},
 	{"report/compare", "internal/format", "internal/host", "internal/history/index"},
 	{"internal/history"},
 	{"internal/format/html", "internal/runlog"},
 	{"internal/cli"},
-	{""}, // the root package: what benchmark authors import
 	{"cmd/benchspec", "internal/suitetest", "internal/reporttest", "internal/faultsuite", "internal/history/historytest", "internal/format/gobenchtwin", "internal/specscale", "examples/..."},
 }
 
@@ -144,29 +147,37 @@ func modulePackages(t *testing.T) map[string][]string {
 	return out
 }
 
-// TestSuiteBinaryLinksLittle keeps what every fork execs small: the root
-// package, which every suite binary links, must not bring in the network
-// stack, TLS or cgo (net's resolver makes the binary dynamically linked,
-// and the dynamic loader and these packages' inits cost each fork
-// milliseconds before main), nor go/build or debug/buildinfo (go/doc,
-// internal/platform, debug/dwarf and decompressors), whose inits every
-// fork would run for what only the parent asks once, nor runtime/metrics
-// (its init builds the table of every metric: about 0.5 ms and 95
-// allocations per process; internal/gcpause reads runtime.MemStats), nor
-// go/format and go/printer (their initialisation and itabs cost each
-// process about 0.3 ms; internal/testdriver writes gofmt's layout itself).
-func TestSuiteBinaryLinksLittle(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".").Output()
+// TestSuiteBinaryLinksOnlyTheForkSide keeps a suite binary, which every
+// fork executes, to the fork side: the root package, the worker and the
+// fork protocol. What reads specs, plans, reports and draws is the
+// benchspec program's (cmd/benchspec); a fork that linked it would run
+// its package initialisation at every start. Nor does a suite link the
+// network stack, TLS or cgo (net's resolver makes a binary dynamically
+// linked).
+func TestSuiteBinaryLinksOnlyTheForkSide(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./examples/seeds").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	deps := strings.Fields(string(out))
-	if !slices.Contains(deps, module+"/spec") {
-		t.Fatalf("go list -deps . does not list %s/spec; the test reads the wrong package: %v", module, deps)
+	for _, p := range []string{module, module + "/internal/worker", module + "/internal/protocol"} {
+		if !slices.Contains(deps, p) {
+			t.Fatalf("go list -deps ./examples/seeds does not list %s; the test reads the wrong package: %v", p, deps)
+		}
 	}
-	for _, p := range []string{"net", "net/http", "crypto/tls", "crypto/x509", "os/user", "runtime/cgo", "go/build", "debug/buildinfo", "debug/dwarf", "runtime/metrics", "go/format", "go/printer"} {
-		if slices.Contains(deps, p) {
-			t.Errorf("a suite binary links %s; find who imports it with go list -deps -f '{{.ImportPath}}: {{.Imports}}' .", p)
+	forbidden := []string{
+		"gopkg.in/yaml.v3", "gonum.org/", "golang.org/x/perf", "github.com/xeipuuv/", "github.com/santhosh-tekuri/",
+		"github.com/olekukonko/", module + "/internal/jsonschema",
+		"net", "net/http", "crypto/tls", "runtime/cgo",
+	}
+	for _, own := range []string{"spec", "plan", "report", "executor", "internal/diag", "internal/format", "internal/cli", "internal/gotest", "internal/testfork", "internal/testdriver", "internal/history"} {
+		forbidden = append(forbidden, module+"/"+own)
+	}
+	for _, d := range deps {
+		for _, f := range forbidden {
+			if d == f || strings.HasSuffix(f, "/") && strings.HasPrefix(d, f) || strings.HasPrefix(d, f+"/") && strings.HasPrefix(f, module+"/") {
+				t.Errorf("a suite binary links %s: it belongs to the benchspec program; find who imports it with go list -deps -f '{{.ImportPath}}: {{.Imports}}' ./examples/seeds", d)
+			}
 		}
 	}
 }

@@ -15,10 +15,11 @@
 //
 //	func main() { benchspec.Main() }
 //
-// Specs select benchmarks by regexp and say how to measure them; every
-// measured fork is a fresh process of the suite binary. This package is
-// the user's API; the measurement loop behind B is in internal/worker,
-// statistics in report.
+// Specs select benchmarks by regexp and say how to measure them; the
+// benchspec program (cmd/benchspec) reads them, plans the batch and starts
+// every measured fork as a fresh process of the suite binary. A suite
+// binary links only this package, the measuring loop (internal/worker)
+// and the fork protocol: what a fork does not need, it does not start.
 package benchspec
 
 import (
@@ -28,8 +29,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/worker"
-	"github.com/benchspec/benchspec/plan"
 )
 
 // Sink keeps v alive so that the computation producing it cannot be
@@ -140,14 +141,19 @@ func lookup(name string) (worker.Body, bool) {
 	return r.body, true
 }
 
-// registered lists the registered benchmarks, sorted by name, as the plan
-// needs them.
-func registered() []plan.Benchmark {
+// registered lists the registered benchmarks, sorted by name, as the
+// parent asks for them (protocol.EnvList).
+func registered() []protocol.Registered {
 	registry.Lock()
 	defer registry.Unlock()
-	out := make([]plan.Benchmark, 0, len(registry.byName))
+	out := make([]protocol.Registered, 0, len(registry.byName))
 	for _, r := range registry.byName {
-		out = append(out, plan.Benchmark{Name: r.name, Params: r.params, IntParams: r.ints, Testing: r.body.Testing != nil})
+		b := protocol.Registered{Name: r.name, Params: r.params, Testing: r.body.Testing != nil}
+		for k := range r.ints {
+			b.IntParams = append(b.IntParams, k)
+		}
+		sort.Strings(b.IntParams)
+		out = append(out, b)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

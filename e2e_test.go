@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -281,11 +282,15 @@ func TestUnmatchedIncludeNamesTheClosest(t *testing.T) {
 	}
 }
 
+// A run's env reaches its forks; the forks: 0 runs of a batch share one
+// process (the host), which is none of the forked runs' processes.
 func TestForkEnvironmentAndInProcess(t *testing.T) {
 	spec := writeSpec(t, quick+`  - include: '^e2e\.gomaxprocs$'
     forks: 1
     env: {GOMAXPROCS: "1"}
   - include: '^e2e\.empty$'
+    forks: 0
+  - include: '^e2e\.work$'
     forks: 0
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
@@ -298,8 +303,15 @@ func TestForkEnvironmentAndInProcess(t *testing.T) {
 	if !ok || m.Score != 1 {
 		t.Errorf("GOMAXPROCS seen in the fork: %+v, want 1", rep.Runs[0].SecondaryMetrics)
 	}
-	if run := rep.Runs[1]; run.Failed() || run.Forks[0].PID != 0 {
-		t.Errorf("forks: 0 run: status %s, pid %d; want an in-process run", run.Status, run.Forks[0].PID)
+	forked, a, b := rep.Runs[0].Forks[0].PID, rep.Runs[1].Forks[0].PID, rep.Runs[2].Forks[0].PID
+	if rep.Runs[1].Failed() || rep.Runs[2].Failed() || a == 0 || a != b || a == forked {
+		t.Errorf("forks: 0 runs: %s in pid %d, %s in pid %d (forked run: pid %d); want both ok in one process of their own",
+			rep.Runs[1].Status, a, rep.Runs[2].Status, b, forked)
+	}
+	for _, run := range rep.Runs[1:] {
+		if !slices.ContainsFunc(run.Diagnostics, func(d report.Diagnostic) bool { return d.Code == "IN_PROCESS" }) {
+			t.Errorf("%s: diagnostics %v, want IN_PROCESS", run.Key, run.Diagnostics)
+		}
 	}
 }
 

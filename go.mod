@@ -27,3 +27,5 @@ require (
 	github.com/xeipuuv/gojsonreference v0.0.0-20180127040603-bd5ef7bd5415 // indirect
 	golang.org/x/image v0.46.0 // indirect
 )
+
+tool github.com/benchspec/benchspec/cmd/benchspec

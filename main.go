@@ -1,37 +1,38 @@
 package benchspec
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 
-	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/internal/handoff"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/worker"
 )
 
-// Main runs the suite binary: the sub-commands run, list, validate and
-// plan (see `--help`), or, when the binary was started as a fork by a
-// parent benchspec, the worker that measures one fork (or the guard that
-// ends a batch's forks if the parent dies). Main does not return; it
-// exits with 0 when all went well, 1 when a benchmark failed, 2 on bad
-// usage or an invalid spec, and 130 or 143 when SIGINT or SIGTERM
-// interrupted a run (after writing the partial report).
+// Main runs the suite binary. Started by the benchspec program as a fork,
+// it measures that fork and exits; asked for its benchmarks, it lists
+// them. Run by a person (`go run ./bench run spec.yaml`), it hands its
+// command line to the benchspec program, which plans and runs the batch
+// with this binary's forks: the program named by $BENCHSPEC_PARENT, else
+// `go tool benchspec` of the current module, else `benchspec` on PATH.
+// Main does not return; the exit status is the benchspec program's: 0
+// all good, 1 a benchmark failed, 2 bad usage or an invalid spec, 130 or
+// 143 an interrupted run.
 func Main() {
-	cli.ServeChild(lookup)
-	os.Exit(cli.SuiteMain(cli.Registry{
-		Benchmarks: registered(),
-		InProcess:  inProcess,
-		Packages:   cli.PackageBenchmarks(),
-	}))
+	worker.ServeChild(lookup, nil, nil)
+	if os.Getenv(protocol.EnvList) != "" {
+		os.Exit(list())
+	}
+	os.Exit(handoff.Run(os.Args))
 }
 
-// inProcess runs a forks: 0 assignment in this process.
-func inProcess(a *protocol.Assignment, emit func(*protocol.Iteration) error) (protocol.TimerCalibration, map[string]float64, error) {
-	body, _ := lookup(a.Run.Benchmark)
-	clock := worker.SystemClock()
-	cal := worker.CalibrateFork(clock)
-	out, err := body.Run(a, clock, worker.SystemRand(), emit)
+// list writes the registry for the parent.
+func list() int {
+	err := json.NewEncoder(os.Stdout).Encode(&protocol.Listing{Version: protocol.Version, Benchmarks: registered()})
 	if err != nil {
-		return cal, nil, err
+		fmt.Fprintf(os.Stderr, "benchspec: listing the benchmarks: %v\n", err)
+		return 2
 	}
-	return cal, out.Metrics, nil
+	return 0
 }

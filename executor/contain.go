@@ -41,13 +41,7 @@ type Contained struct {
 // packages that are no such binary). cmd's Env must be set.
 func StartContained(cmd *exec.Cmd, exe string) (*Contained, error) {
 	c := &Contained{cmd: cmd, mark: newBatchMark(), since: bootTicks()}
-	var env []string
-	for _, kv := range cmd.Env {
-		if k, _, _ := strings.Cut(kv, "="); k != protocol.EnvAssignment && k != protocol.EnvGuard && k != protocol.EnvBatch && k != protocol.EnvExec {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = append(env, protocol.EnvBatch+"="+c.mark)
+	cmd.Env = append(WithoutRoles(cmd.Env, nil), protocol.EnvBatch+"="+c.mark)
 	if exe != "" {
 		g, err := startGuard(exe, c.mark)
 		if err != nil {

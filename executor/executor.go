@@ -82,7 +82,6 @@ package executor
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,21 +93,18 @@ import (
 	"github.com/benchspec/benchspec/plan"
 )
 
-// InProcessFunc runs an assignment in the calling process, for `forks: 0`
-// (debugging only: every benchmark then shares the parent's heap, JIT-free
-// as Go is, its GC state and caches).
-type InProcessFunc func(a *protocol.Assignment, emit func(*protocol.Iteration) error) (protocol.TimerCalibration, map[string]float64, error)
-
 // Options configure Execute.
 type Options struct {
-	// Executable is the suite binary to re-execute; default os.Executable().
-	// The forks execute a private copy of it, made once per batch
-	// (internal/forkimage).
+	// Executable is the suite binary whose forks run the registered
+	// benchmarks (default: this binary). The forks execute a private copy of it, made once per
+	// batch (internal/forkimage).
 	Executable string
+	// Self is the benchspec program: the guard of the batch, and the fork
+	// of a package benchmark, which runs the package's test binary;
+	// default os.Executable().
+	Self string
 	// Observer is told about progress; may be nil.
 	Observer Observer
-	// InProcess runs forks: 0 runs; nil makes them fail.
-	InProcess InProcessFunc
 	// FailFast stops the batch after the first failed fork (JMH -foe).
 	FailFast bool
 	// TailBytes is how much of a failing fork's output to keep; default
@@ -126,8 +122,8 @@ type Options struct {
 	Record func(r *plan.Run, f *protocol.ForkResult) error
 	// Guard starts a guard process for the batch (see EnvGuard) so that
 	// what forks start dies with them even when the parent is killed with
-	// SIGKILL. The Executable must then dispatch on EnvGuard, as
-	// benchspec.Main does.
+	// SIGKILL. Self must then dispatch on EnvGuard, as cmd/benchspec
+	// does.
 	Guard bool
 	// Warn is told about problems that do not stop the batch; may be nil.
 	Warn func(msg string)
@@ -168,15 +164,13 @@ type Growth struct {
 // what had finished before: a fork cut short by the cancellation is
 // neither returned nor recorded, so that a resumed batch runs it again.
 func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkResult, error) {
-	if opts.Executable == "" {
-		exe, err := os.Executable()
-		if err == nil {
-			opts.Executable = exe
-		}
+	if exe, err := os.Executable(); err == nil {
+		opts.Self = cmp.Or(opts.Self, exe)
+		opts.Executable = cmp.Or(opts.Executable, exe)
 	}
 	// Forks run in a directory of their own: what they are told of the
 	// batch's files must not depend on the parent's.
-	for _, path := range []*string{&opts.Executable, &opts.ProfileDir} {
+	for _, path := range []*string{&opts.Executable, &opts.Self, &opts.ProfileDir} {
 		if *path != "" {
 			if abs, err := filepath.Abs(*path); err == nil {
 				*path = abs
@@ -207,7 +201,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 		defer beSubreaper()()
 	}
 	if opts.Guard && forks && len(x.done) < x.all {
-		g, err := startGuard(opts.Executable, x.mark)
+		g, err := startGuard(opts.Self, x.mark)
 		if err != nil && opts.Warn != nil {
 			opts.Warn(fmt.Sprintf("running without a guard (what forks start may outlive a killed parent): %v", err))
 		}
@@ -215,6 +209,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 		x.guard = g
 	}
 	defer x.scratch.close()
+	defer x.stopHost()
 	if forks && len(x.done) < x.all && x.opts.Executable != "" {
 		// The forks execute a private copy of the suite binary
 		// (internal/forkimage); the guard above runs the original.
@@ -243,7 +238,7 @@ type execution struct {
 	guard   *guard
 	mark    string                         // protocol.EnvBatch of the forks
 	scratch scratchDirs                    // the forks' working directories
-	enc     assignmentEncoder              // the forks' assignments
+	host    host                           // the process of the forks: 0 runs
 	done    map[forkID]protocol.ForkResult // from opts.Done
 	all     int                            // forks in the plan, less those failed runs skip
 	count   int                            // forks finished, including done ones
@@ -281,11 +276,15 @@ func (x *execution) fork(r *plan.Run, f int) (stop bool, err error) {
 		}
 		warm := f <= r.Settings.WarmupForks
 		x.obs.ForkStart(r, f, max(n, f), warm, x.count, x.all)
-		a := &protocol.Assignment{Run: *r, Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir}
+		a := &protocol.Assignment{Run: r.Fork(), Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir}
 		if n := x.iterations[forkID{r.Index, f}]; n > 0 {
 			a.Run.Settings.Measurement.Iterations = n
 		}
-		fr = x.start(a)
+		if r.Settings.Forks == 0 {
+			fr = x.runHosted(r, a)
+		} else {
+			fr = runFork(x.ctx, r, a, x.opts, x.obs, x.guard, x.mark, &x.scratch)
+		}
 		x.obs.ForkEnd(r, &fr)
 		if fr.Failed() && x.ctx.Err() != nil {
 			return true, nil
@@ -364,14 +363,6 @@ func maxForkCount(r *plan.Run) int {
 	return forkCount(r)
 }
 
-// start runs one fork: a fresh process, or in-process for forks: 0.
-func (x *execution) start(a *protocol.Assignment) protocol.ForkResult {
-	if a.Run.Settings.Forks == 0 {
-		return runInProcess(a, x.opts.InProcess, x.obs)
-	}
-	return runFork(x.ctx, a, x.opts, x.obs, x.guard, x.mark, &x.scratch, &x.enc)
-}
-
 // sorted returns the results in plan order: by run, then fork.
 func (x *execution) sorted() []protocol.ForkResult {
 	slices.SortStableFunc(x.results, func(a, b protocol.ForkResult) int {
@@ -381,32 +372,8 @@ func (x *execution) sorted() []protocol.ForkResult {
 }
 
 // forkCount is the number of processes a run takes; forks: 0 runs once,
-// in-process.
+// without warmup forks.
 func forkCount(r *plan.Run) int { return r.ForkCount() }
-
-func runInProcess(a *protocol.Assignment, run InProcessFunc, obs Observer) protocol.ForkResult {
-	fr := protocol.ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: 0}
-	if run == nil {
-		fr.Err = "forks: 0 (in-process) is not available here"
-		return fr
-	}
-	cal, metrics, err := run(a, func(it *protocol.Iteration) error {
-		fr.Iterations = append(fr.Iterations, *it)
-		obs.Iteration(&a.Run, a.Fork, it)
-		return nil
-	})
-	fr.Timer, fr.Metrics = cal, metrics
-	var skip interface{ SkipReason() string }
-	if errors.As(err, &skip) && len(fr.Iterations) == 0 {
-		fr.Skipped = skip.SkipReason()
-		return fr
-	}
-	if err != nil {
-		fr.Err = err.Error()
-		fr.Iterations = nil
-	}
-	return fr
-}
 
 type nopObserver struct{}
 

@@ -10,12 +10,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/plan"
 )
 
 // runFork runs one assignment in a fresh process of the suite binary and
@@ -25,9 +26,9 @@ import (
 // The fork runs in a process group of its own. Whatever way it ends, the
 // group is killed afterwards, so nothing it started survives it; a fork
 // that leaves processes running after it exited fails for it.
-func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Observer, g *guard, mark string, scratch *scratchDirs, enc *assignmentEncoder) protocol.ForkResult {
+func runFork(ctx context.Context, r *plan.Run, a *protocol.Assignment, opts Options, obs Observer, g *guard, mark string, scratch *scratchDirs) protocol.ForkResult {
 	fr := protocol.ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: -1}
-	limits, err := forkLimits(a.Run.Settings.Env)
+	limits, err := forkLimits(r.Settings.Env)
 	if err != nil {
 		fr.Err = err.Error()
 		return fr
@@ -36,8 +37,9 @@ func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Obse
 	// its benchmark does to its working directory (write, delete) cannot
 	// touch the batch's files. A package's fork runs its test binary in
 	// the package's directory, as go test does, for testdata.
-	dir := ""
+	dir, exe := "", opts.Self
 	if a.Run.GoTest == nil {
+		exe = opts.Executable
 		if dir, err = scratch.take(); err != nil {
 			fr.Err = fmt.Sprintf("creating the fork's working directory: %v", err)
 			return fr
@@ -45,7 +47,12 @@ func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Obse
 		defer removeDir(dir)
 	}
 	start := time.Now()
-	p, err := startProcess(opts.Executable, dir, forkEnv(a, enc.encode(a), mark), mark, opts.TailBytes)
+	assignment, err := json.Marshal(a)
+	if err != nil {
+		fr.Err = fmt.Sprintf("encoding the fork's assignment: %v", err)
+		return fr
+	}
+	p, err := startProcess(exe, dir, forkEnv(r, assignment, mark), mark, opts.TailBytes)
 	if err != nil {
 		fr.Err = fmt.Sprintf("starting the fork: %v", err)
 		return fr
@@ -67,7 +74,7 @@ func runFork(ctx context.Context, a *protocol.Assignment, opts Options, obs Obse
 			// begun), make the next fork's directory.
 			scratch.prepare()
 		}
-		failure, finished = collect(ctx, p, a, &fr, obs)
+		failure, finished = collect(ctx, p, r, a, &fr, obs)
 	}
 	killedLate := p.finish()
 	if finished && failure == "" {
@@ -192,11 +199,15 @@ func verdict(p *process, failure string, finished, killedLate bool) string {
 // failure, its result pipe ends, it hangs past the per-iteration timeout,
 // or the batch is interrupted. It kills the fork's group when the fork
 // cannot be trusted to end by itself (garbage, timeout, interruption).
-func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protocol.ForkResult, obs Observer) (failure string, finished bool) {
-	timeout := a.Run.Settings.Timeout
+func collect(ctx context.Context, p *process, r *plan.Run, a *protocol.Assignment, fr *protocol.ForkResult, obs Observer) (failure string, finished bool) {
+	timeout := r.Settings.Timeout
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	st := newStream(&a.Run)
+	// The stream expects the iterations the fork was told to run: a
+	// precision may have added some to the run's.
+	told := *r
+	told.Settings.Measurement.Iterations = a.Run.Settings.Measurement.Iterations
+	st := newStream(&told)
 	exited := p.exited
 	var drained <-chan time.Time
 	for {
@@ -223,7 +234,7 @@ func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protoc
 			case protocol.MsgIteration:
 				it := m.msg.Iteration
 				fr.Iterations = append(fr.Iterations, *it)
-				obs.Iteration(&a.Run, a.Fork, it)
+				obs.Iteration(r, a.Fork, it)
 			case protocol.MsgDone:
 				for unit, v := range m.msg.Metrics {
 					if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -272,57 +283,29 @@ func collect(ctx context.Context, p *process, a *protocol.Assignment, fr *protoc
 	}
 }
 
-// forkEnv is the parent's environment, the assignment (encoded), and
-// the run's env settings, which win over the inherited ones.
-func forkEnv(a *protocol.Assignment, assignment []byte, mark string) []string {
-	env := make([]string, 0, len(os.Environ())+len(a.Run.Settings.Env)+1)
-	for _, kv := range os.Environ() {
+// WithoutRoles is env less the variables that give a process a role in
+// a batch (protocol.EnvAssignment and the like: a child must not inherit
+// its parent's) and those that override replaces.
+func WithoutRoles(env []string, override map[string]string) []string {
+	out := make([]string, 0, len(env)+len(override)+2)
+	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, override := a.Run.Settings.Env[k]; override || k == protocol.EnvAssignment || k == protocol.EnvGuard || k == protocol.EnvBatch {
+		if _, ok := override[k]; ok || slices.Contains(protocol.RoleVars, k) {
 			continue
 		}
-		env = append(env, kv)
+		out = append(out, kv)
 	}
-	for k, v := range a.Run.Settings.Env {
+	return out
+}
+
+// forkEnv is the parent's environment, the assignment (encoded), and
+// the run's env settings, which win over the inherited ones.
+func forkEnv(r *plan.Run, assignment []byte, mark string) []string {
+	env := WithoutRoles(os.Environ(), r.Settings.Env)
+	for k, v := range r.Settings.Env {
 		env = append(env, k+"="+v)
 	}
 	return append(env, protocol.EnvBatch+"="+mark, protocol.EnvAssignment+"="+string(assignment))
-}
-
-// assignmentEncoder encodes assignments as json.Marshal does, the run's
-// part once for the forks of a run in a row: only the fork's number,
-// whether it warms up and the profile directory differ from one fork to
-// the next.
-type assignmentEncoder struct {
-	index, iterations int    // the run (and its measurement iterations) of run
-	run               []byte // json.Marshal of that run; nil: none yet
-}
-
-func (e *assignmentEncoder) encode(a *protocol.Assignment) []byte {
-	if e.run == nil || e.index != a.Run.Index || e.iterations != a.Run.Settings.Measurement.Iterations {
-		run, err := json.Marshal(&a.Run)
-		if err != nil {
-			e.run = nil
-			out, _ := json.Marshal(a)
-			return out
-		}
-		e.run, e.index, e.iterations = run, a.Run.Index, a.Run.Settings.Measurement.Iterations
-	}
-	// The fields of protocol.Assignment in their order, as encoding/json
-	// writes them (TestAssignmentEncoder holds the two together).
-	out := make([]byte, 0, len(e.run)+64+len(a.ProfileDir))
-	out = append(out, `{"run":`...)
-	out = append(out, e.run...)
-	out = append(out, `,"fork":`...)
-	out = strconv.AppendInt(out, int64(a.Fork), 10)
-	out = append(out, `,"warmup":`...)
-	out = strconv.AppendBool(out, a.Warmup)
-	if a.ProfileDir != "" {
-		dir, _ := json.Marshal(a.ProfileDir)
-		out = append(out, `,"profile_dir":`...)
-		out = append(out, dir...)
-	}
-	return append(out, '}')
 }
 
 type lineMsg struct {

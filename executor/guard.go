@@ -99,13 +99,7 @@ type guard struct {
 // startGuard starts exe as the guard and waits for its handshake.
 func startGuard(exe, mark string) (*guard, error) {
 	cmd := exec.Command(exe)
-	env := make([]string, 0, len(os.Environ())+1)
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != protocol.EnvAssignment && k != protocol.EnvGuard && k != protocol.EnvBatch {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = append(env, protocol.EnvGuard+"="+mark)
+	cmd.Env = append(WithoutRoles(os.Environ(), nil), protocol.EnvGuard+"="+mark)
 	// Its own group: a Ctrl-C at the terminal goes to the parent's group
 	// and must not reach the guard.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

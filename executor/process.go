@@ -78,6 +78,12 @@ type process struct {
 // reaped: that thread lives at least as long as the fork does
 // (child.StartLocked).
 func startProcess(exe, dir string, env []string, mark string, tailBytes int) (*process, error) {
+	return startProcessIn(exe, dir, env, mark, tailBytes, nil)
+}
+
+// startProcessIn is startProcess with stdin as the fork's standard input
+// (nil: /dev/null).
+func startProcessIn(exe, dir string, env []string, mark string, tailBytes int, stdin *os.File) (*process, error) {
 	rr, rw, err := pipe()
 	if err != nil {
 		return nil, fmt.Errorf("creating the result pipe: %w", err)
@@ -91,7 +97,9 @@ func startProcess(exe, dir string, env []string, mark string, tailBytes int) (*p
 	cmd := exec.Command(exe)
 	cmd.Env = env
 	cmd.Dir = dir
-	if null := devNull(); null != nil {
+	if stdin != nil {
+		cmd.Stdin = stdin
+	} else if null := devNull(); null != nil {
 		cmd.Stdin = null
 	}
 	cmd.Stdout, cmd.Stderr = ow, ow

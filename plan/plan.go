@@ -303,7 +303,7 @@ func product(declared, override map[string][]string) [][]Param {
 		rest := r
 		for i := len(names) - 1; i >= 0; i-- {
 			k := len(lists[i])
-			row[i] = Param{names[i], lists[i][rest%k]}
+			row[i] = Param{Name: names[i], Value: lists[i][rest%k]}
 			rest /= k
 		}
 		out[r] = row

@@ -17,15 +17,15 @@ func TestProduct(t *testing.T) {
 	for _, a := range []string{"x", "y"} {
 		for _, b := range []string{"1", "2", "3"} {
 			for _, c := range []string{"p", "q"} {
-				want = append(want, []Param{{"a", a}, {"b", b}, {"c", c}})
+				want = append(want, []Param{{Name: "a", Value: a}, {Name: "b", Value: b}, {Name: "c", Value: c}})
 			}
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("product mismatch (-want +got):\n%s", diff)
 	}
-	got[0] = append(got[0], Param{"d", "z"})
-	if got[1][0] != (Param{"a", "x"}) || len(got[1]) != 3 {
+	got[0] = append(got[0], Param{Name: "d", Value: "z"})
+	if got[1][0] != (Param{Name: "a", Value: "x"}) || len(got[1]) != 3 {
 		t.Errorf("appending to one row changed the next: %v", got[1])
 	}
 	if got := product(nil, nil); len(got) != 1 || got[0] != nil {

@@ -3,6 +3,8 @@ package plan
 import (
 	"time"
 
+	"github.com/benchspec/benchspec/internal/protocol"
+
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -27,33 +29,9 @@ type Benchmark struct {
 	GoTest *GoTest
 }
 
-// GoTest is a benchmark of a Go package — a benchmark function or one of
-// its b.Run sub-benchmarks — run in the package's test binary (go test
-// -c, with benchspec's driver) rather than in the suite binary.
-type GoTest struct {
-	ImportPath string `json:"import_path"`
-	// Dir is the package's source directory: the test binary runs there,
-	// as under go test, so that testdata/ is found.
-	Dir string `json:"dir"`
-	// Binary is the test binary's path.
-	Binary string `json:"binary"`
-	// Func is the top-level benchmark function, "BenchmarkDecode".
-	Func string `json:"func"`
-	// Name is the benchmark as go test prints it without its
-	// -GOMAXPROCS suffix, "BenchmarkDecode/Digits/Huffman/1e4" (Func for
-	// a benchmark without sub-benchmarks): what include and exclude
-	// match, level by level, as go test -bench does. The benchmark's
-	// plan name is Name without the "Benchmark" prefix (PackageName).
-	Name string `json:"name"`
-	// Driver is the test function of benchspec's driver that can call
-	// Func (one per test package, internal or external).
-	Driver string `json:"driver"`
-	// Labels are the header lines the test binary printed before its
-	// first result (goos, goarch, pkg, cpu), in order, as printed:
-	// what `--format gobench` writes so that benchstat pairs its output
-	// with go test's.
-	Labels [][2]string `json:"labels,omitempty"`
-}
+// GoTest locates a benchmark of a Go package in its test binary; the
+// fork protocol defines it, since a package's fork needs it.
+type GoTest = protocol.GoTest
 
 // Plan is the ordered list of runs a batch will execute.
 type Plan struct {
@@ -99,7 +77,25 @@ func (r *Run) ForkCount() int {
 }
 
 // Param is one parameter's value in a run.
-type Param struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+type Param = protocol.Param
+
+// Fork is what a fork of r needs to know of it (protocol.Run).
+func (r *Run) Fork() protocol.Run {
+	s := &r.Settings
+	return protocol.Run{
+		Index:     r.Index,
+		Key:       r.Key,
+		Benchmark: r.Benchmark,
+		Params:    r.Params,
+		Mode:      r.Mode,
+		Settings: protocol.Settings{
+			Threads:           s.Threads,
+			Warmup:            protocol.Phase(s.Warmup),
+			Measurement:       protocol.Phase(s.Measurement),
+			OpsPerInvocation:  s.OpsPerInvocation,
+			GCBeforeIteration: s.GCBeforeIteration,
+			Profilers:         s.Profilers,
+		},
+		GoTest: r.GoTest,
+	}
 }

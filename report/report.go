@@ -327,7 +327,7 @@ type Diagnostic = diag.Diagnostic
 type Fork struct {
 	Fork       int              `json:"fork"` // 1-based, warmup forks first
 	Warmup     bool             `json:"warmup"`
-	PID        int              `json:"pid"`         // 0 in-process
+	PID        int              `json:"pid"`         // forks: 0: the batch's shared host process
 	ExitStatus int              `json:"exit_status"` // -1 when killed or not started
 	WallNs     int64            `json:"wall_ns"`
 	Timer      Timer            `json:"timer"`

@@ -1,10 +1,14 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/benchspec/benchspec/internal/protocol"
+)
 
 // ThreadsMax is the value of Settings.Threads for `threads: max`
 // (GOMAXPROCS of the fork).
-const ThreadsMax = -1
+const ThreadsMax = protocol.ThreadsMax
 
 // Spec is one parsed, validated spec file with defaults applied.
 type Spec struct {

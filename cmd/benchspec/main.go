@@ -1,8 +1,11 @@
-// Command benchspec is the standalone benchspec CLI: everything that needs
-// no registered benchmark code — checking specs, rendering, comparing and
-// merging reports, and running the go test benchmarks of packages.
-// Running registered benchmarks is the job of a suite binary built with
-// benchspec.Main.
+// Command benchspec is the benchspec program: it reads specs, validates
+// and plans them, runs the batch's forks — a suite binary's registered
+// benchmarks (--suite), the go test benchmarks of the packages specs
+// name — and renders, compares, merges and follows the reports.
+//
+// In a module: go get -tool github.com/benchspec/benchspec/cmd/benchspec,
+// then go tool benchspec. A suite binary run by hand passes its command
+// line here (benchspec.Main).
 //
 // Usage:
 //
@@ -18,6 +21,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/benchspec/benchspec/internal/cli"
 )
@@ -29,41 +33,46 @@ const (
 	exitUsage = cli.ExitUsage
 )
 
-// program is the command line. Adding a command is adding one line to
-// its commands; main names it as the user ran it.
-var program = cli.Program{
-	Name: "benchspec",
-	Commands: []cli.Command{
-		{Name: "run", Args: "SPEC...", Summary: "run the go test benchmarks of the packages specs name", Run: runRun},
-		{Name: "validate", Args: "SPEC...", Summary: "check spec files and report every error", Run: runValidate},
-		{Name: "schema", Args: "[spec|result|history]", Summary: "print the JSON Schema of specs, of JSON results or of the history", Run: runSchema},
-		{Name: "report", Args: "RESULT.json", Summary: "render a saved JSON report in another format", Run: runReport},
-		{Name: "compare", Args: "BASE.json NEW.json", Summary: "compare two JSON reports and find regressions", Run: runCompare},
-		{Name: "merge", Args: "A.json B.json...", Summary: "merge JSON reports of disjoint runs into one", Run: runMerge},
-		{Name: "cache", Args: "[prune|clear]", Summary: "show or prune the cache of package test binaries", Run: runCache},
-		{Name: "history", Args: "DIR...", Summary: "time series and change points of a results directory's batches", Run: runHistory},
-	},
+// commands are the commands that read no spec; main adds those that do
+// (cli.SpecCommands).
+var commands = []cli.Command{
+	{Name: "schema", Args: "[spec|result|history]", Summary: "print the JSON Schema of specs, of JSON results or of the history", Run: runSchema},
+	{Name: "report", Args: "RESULT.json", Summary: "render a saved JSON report in another format", Run: runReport},
+	{Name: "compare", Args: "BASE.json NEW.json", Summary: "compare two JSON reports and find regressions", Run: runCompare},
+	{Name: "merge", Args: "A.json B.json...", Summary: "merge JSON reports of disjoint runs into one", Run: runMerge},
+	{Name: "cache", Args: "[prune|clear]", Summary: "show or prune the cache of package test binaries", Run: runCache},
+	{Name: "history", Args: "DIR...", Summary: "time series and change points of a results directory's batches", Run: runHistory},
 }
 
-// Started by a batch as a fork (which runs a package's test binary) or
-// as its guard, this binary serves that role: before main, so that such
-// a process is never a command line.
-func init() { cli.ServeChild(nil) }
+// Started by a batch as its guard, as the fork of a package benchmark or
+// as a shielded exec, this binary serves that role: before main, so that
+// such a process is never a command line.
+func init() { cli.ServeChild() }
+
+// progName is the program's name in its messages: as it was run (a
+// suite binary that handed its command line over keeps its own name).
+var progName = "benchspec"
 
 func main() {
-	program.Name = cli.ProgName()
+	progName = cli.ProgName()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run runs the command line args (without the program name) and returns
-// the exit status.
+// run runs the command line args (without the program name), SIGINT and
+// SIGTERM interrupting a run, and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	return program.Run(args, stdout, stderr)
+	ctx, stop := cli.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	p := cli.Program{
+		Name:     progName,
+		Commands: append(cli.SpecCommands(ctx, registry()), commands...),
+		Footer:   cli.Footer,
+	}
+	return p.Run(args, stdout, stderr)
 }
 
-// runValidate checks specs as specs: cmd/benchspec has no registry, so
-// what only a suite can check (that includes match its benchmarks) is
-// the suite's validate's.
-func runValidate(e *cli.Env, args []string) int {
-	return cli.Validate(context.Background(), e, args, nil)
+// registry is what the spec commands run besides a suite's benchmarks:
+// the packages' go test benchmarks, and the html format.
+func registry() cli.Registry {
+	return cli.Registry{Packages: cli.PackageBenchmarks(), Formats: extraFormats}
 }

@@ -248,7 +248,7 @@ func inProcess(f loopForms, rounds int) ([][]float64, error) {
 	s := spec.Settings{Threads: 1, Forks: 1, OpsPerInvocation: 1,
 		Warmup:      spec.Iterations{Iterations: 1, Time: inProcessWindow / 4, BatchSize: 1},
 		Measurement: spec.Iterations{Iterations: 1, Time: inProcessWindow, BatchSize: 1}}
-	a := &protocol.Assignment{Run: plan.Run{Key: f.name, Benchmark: f.name, Mode: spec.ModeAverageTime, Settings: s}, Fork: 1}
+	a := &protocol.Assignment{Run: (&plan.Run{Key: f.name, Benchmark: f.name, Mode: spec.ModeAverageTime, Settings: s}).Fork(), Fork: 1}
 	clock, rnd := worker.SystemClock(), worker.SystemRand()
 	out := make([][]float64, len(inProcessFormNames))
 	record := func(form int, step func() (float64, error)) func(int) error {

@@ -34,7 +34,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec"
-	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/internal/worker"
 )
 
 //go:embed selfbench.yaml
@@ -45,7 +45,7 @@ var efficiencyYAML []byte
 
 func main() {
 	switch {
-	case cli.IsChild():
+	case worker.IsChild():
 		benchspec.Main() // a fork, or the guard of a batch
 	case os.Getenv(envChild) != "":
 		os.Exit(child(os.Getenv(envChild)))

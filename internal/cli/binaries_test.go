@@ -70,6 +70,9 @@ func execIn(t *testing.T, dir, stdoutPath, bin string, args ...string) result {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
+	// The suite hands its command line to the benchspec program built
+	// beside it.
+	cmd.Env = append(os.Environ(), "BENCHSPEC_PARENT="+filepath.Join(filepath.Dir(bin), "benchspec"))
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if stdoutPath != "" {
 		f, err := os.OpenFile(stdoutPath, os.O_WRONLY, 0)

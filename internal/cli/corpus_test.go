@@ -54,7 +54,7 @@ var (
 	// standaloneDoor is what `benchspec validate` runs: Validate without
 	// a registry.
 	standaloneDoor = frontDoor{"benchspec validate", func(paths []string, stdout, stderr io.Writer) int {
-		return Validate(context.Background(), &Env{Prog: "benchspec", Cmd: "validate", Stdout: stdout, Stderr: stderr}, paths, nil)
+		return Validate(context.Background(), &Env{Prog: "benchspec", Cmd: "validate", Stdout: stdout, Stderr: stderr}, paths, Registry{})
 	}}
 )
 

@@ -11,22 +11,6 @@ import (
 	"github.com/benchspec/benchspec/report"
 )
 
-// TestRunRefusesHTML: a suite binary does not link the HTML renderer, so
-// `run --format html` fails as bad usage, before any spec is read, and
-// says how to get the page.
-func TestRunRefusesHTML(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	code := Suite(context.Background(), []string{"run", "--format", "html", "no-such-spec.yaml"}, registry, &stdout, &stderr)
-	msg := stderr.String()
-	if code != 2 || !strings.Contains(msg, "--format json --out r.json") ||
-		!strings.Contains(msg, "benchspec report --format html r.json") || strings.Contains(msg, "no-such-spec") {
-		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and how to get HTML, before the spec is read", code, msg)
-	}
-	if stdout.Len() != 0 {
-		t.Errorf("stdout: %s", stdout.String())
-	}
-}
-
 // TestRunFormats: --format takes internal/format's names and the
 // registry's own (benchspec adds html); anything else is an error that
 // lists them all.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -25,56 +23,55 @@ import (
 	"github.com/benchspec/benchspec/spec"
 )
 
-// Registry is what a suite binary offers the commands: its registered
-// benchmarks, and how to run a fork in-process (forks: 0).
+// Registry is what the commands run: the registered benchmarks of a
+// suite binary (Executable, whose forks run them), and the go test
+// benchmarks of the specs' `package:` entries.
 type Registry struct {
 	Benchmarks []plan.Benchmark
-	InProcess  executor.InProcessFunc
-	// Executable overrides the binary re-executed for forks (tests).
+	// Executable is the suite binary whose forks run Benchmarks (set by
+	// --suite, or by the suite binary that handed over its command line).
 	Executable string
 	// Packages resolves the `package:` entries of specs into benchmarks
 	// (gotest.Builder.Benchmarks: it builds the test binaries); nil
 	// makes such entries an error. Errors are a spec.ErrorList.
 	Packages func(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error)
 	// Formats adds output formats to run's --format beyond
-	// internal/format's: cmd/benchspec adds html, which a suite binary
-	// does not link (see renderer).
+	// internal/format's: cmd/benchspec adds html.
 	Formats map[string]format.Renderer
 }
 
-const suiteFooter = `A SPEC is a spec file or a directory of them (its *.yaml files, sorted).
+// Footer is the end of the usage of the commands that run specs.
+const Footer = `A SPEC is a spec file or a directory of them (its *.yaml files, sorted).
+A SUITE is a suite binary (a main package that calls benchspec.Main); a
+suite binary run by hand passes its command line here with itself as
+--suite.
 
 Exit status: 0 all good, 1 a benchmark failed (or, with run --strict, a
-diagnostic warned), 2 bad usage, an invalid spec or an output that cannot
-be written, 130 or 143 a run interrupted by SIGINT or SIGTERM (its partial
-report is written, and 'run --resume JOURNAL' finishes it).
+diagnostic warned) or compare found a regression, 2 bad usage, an invalid
+spec or input, or an output that cannot be written, 130 or 143 a run
+interrupted by SIGINT or SIGTERM (its partial report is written, and
+'run --resume JOURNAL' finishes it).
 `
 
-// SuiteMain runs the command line of a suite binary (os.Args) with reg's
-// benchmarks, SIGINT and SIGTERM interrupting a run, and returns the exit
-// status.
-func SuiteMain(reg Registry) int {
-	ctx, stop := NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return Suite(ctx, os.Args[1:], reg, os.Stdout, os.Stderr)
+// SpecCommands are the commands that read specs: run, list, validate and
+// plan, with reg's package benchmarks and formats, and the benchmarks of
+// the suite binary that --suite names.
+func SpecCommands(ctx context.Context, reg Registry) []Command {
+	return []Command{
+		{"run", "[--suite SUITE] SPEC...", "run the specs and report (table on stdout, progress on stderr)",
+			func(e *Env, args []string) int { return Run(ctx, e, args, reg) }},
+		{"list", "--suite SUITE", "list the suite's registered benchmarks and their parameters",
+			func(e *Env, args []string) int { return listCmd(ctx, e, args, reg) }},
+		{"validate", "[--suite SUITE] SPEC...", "check the specs against the schema (and the suite's benchmarks)",
+			func(e *Env, args []string) int { return Validate(ctx, e, args, reg) }},
+		{"plan", "[--suite SUITE] SPEC...", "print the runs the specs expand to, with the estimated time",
+			func(e *Env, args []string) int { return planCmd(ctx, e, args, reg) }},
+	}
 }
 
-// Suite runs one command of a suite binary and returns its exit status.
+// Suite runs one of the SpecCommands and returns its exit status (tests).
 func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
-	p := &Program{
-		Name: ProgName(),
-		Commands: []Command{
-			{"run", "SPEC...", "run the specs and report (table on stdout, progress on stderr)",
-				func(e *Env, args []string) int { return Run(ctx, e, args, reg) }},
-			{"list", "", "list the registered benchmarks and their parameters",
-				func(e *Env, args []string) int { return listCmd(e, args, reg) }},
-			{"validate", "SPEC...", "check the specs against the schema and this suite's benchmarks",
-				func(e *Env, args []string) int { return Validate(ctx, e, args, &reg) }},
-			{"plan", "SPEC...", "print the runs the specs expand to, with the estimated time",
-				func(e *Env, args []string) int { return planCmd(ctx, e, args, reg) }},
-		},
-		Footer: suiteFooter,
-	}
+	p := &Program{Name: ProgName(), Commands: SpecCommands(ctx, reg), Footer: Footer}
 	return p.Run(args, stdout, stderr)
 }
 
@@ -234,19 +231,28 @@ func plural(n int, one, many string) string {
 // include matches a benchmark and every param exists — and the plan's
 // size and estimated time. reg is nil for cmd/benchspec, which has no
 // registered benchmarks.
-func Validate(ctx context.Context, e *Env, args []string, reg *Registry) int {
+func Validate(ctx context.Context, e *Env, args []string, reg Registry) int {
 	fs := e.Flags("validate SPEC...",
 		"Validate checks the specs (files, or directories of *.yaml files) and\n"+
 			"reports, on stderr, every problem as path:line:col: message, or\n"+
 			"\"path: ok\" for a valid file, then a summary line. It exits 0 if every\n"+
 			"spec is valid and 2 otherwise.")
 	allowOutside := allowOutsideFlag(fs)
+	suite := suiteFlag(fs)
 	paths, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
 	}
+	reg, ok = reg.withSuite(ctx, e, *suite)
+	if !ok {
+		return ExitUsage
+	}
+	var r *Registry
+	if reg.Executable != "" || reg.Benchmarks != nil {
+		r = &reg
+	}
 	opts := &loadOpts{verbose: true, allowOutside: *allowOutside}
-	p, ok := load(ctx, e, paths, reg, opts)
+	p, ok := load(ctx, e, paths, r, opts)
 	if !ok {
 		return ExitUsage
 	}
@@ -260,14 +266,21 @@ func Validate(ctx context.Context, e *Env, args []string, reg *Registry) int {
 	return ExitOK
 }
 
-func listCmd(e *Env, args []string, reg Registry) int {
-	fs := e.Flags("list", "List prints the registered benchmarks, one a line, with their parameters.")
+func listCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
+	fs := e.Flags("list --suite SUITE", "List prints the suite's registered benchmarks, one a line, with their parameters.")
+	suite := suiteFlag(fs)
 	pos, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
 	}
 	if len(pos) > 0 {
 		return e.UsageError("list takes no arguments, got %q", pos)
+	}
+	if *suite == "" {
+		return e.UsageError("list needs a suite binary: --suite SUITE")
+	}
+	if reg, ok = reg.withSuite(ctx, e, *suite); !ok {
+		return ExitUsage
 	}
 	stdout := e.Stdout
 	for _, b := range reg.Benchmarks {
@@ -296,9 +309,13 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	var shard shardFlags
 	shard.register(fs, true)
 	allowOutside := allowOutsideFlag(fs)
+	suite := suiteFlag(fs)
 	paths, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
+	}
+	if reg, ok = reg.withSuite(ctx, e, *suite); !ok {
+		return ExitUsage
 	}
 	stdout := e.Stdout
 	spread := 0 // --shards alone: show every run's part
@@ -406,9 +423,13 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	allowOutside := allowOutsideFlag(fs)
 	var orderF orderFlags
 	orderF.register(fs)
+	suite := suiteFlag(fs)
 	paths, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
+	}
+	if reg, ok = reg.withSuite(ctx, e, *suite); !ok {
+		return ExitUsage
 	}
 	renderer, err := reg.renderer(*formatName)
 	if err != nil {
@@ -459,7 +480,6 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		Executable: reg.Executable,
 		Observer:   obs,
 		Order:      order,
-		InProcess:  reg.InProcess,
 		FailFast:   *failFast,
 		ProfileDir: profDir,
 		Done:       jr.done(),
@@ -516,11 +536,6 @@ func anyFailed(r *report.Report) bool {
 	return false
 }
 
-// htmlFormat is the format a suite binary does not link: its charts would
-// link gonum/plot, and every fork — a suite binary started afresh — would
-// pay for its initialisation at each start.
-const htmlFormat = "html"
-
 // formatNames are the names run's --format accepts, sorted.
 func (reg Registry) formatNames() []string {
 	names := format.Names()
@@ -537,10 +552,6 @@ func (reg Registry) formatNames() []string {
 func (reg Registry) renderer(name string) (format.Renderer, error) {
 	if r, ok := reg.Formats[name]; ok {
 		return r, nil
-	}
-	if name == htmlFormat {
-		return nil, errors.New("html is not built into a suite binary (its charts would slow every fork's start): " +
-			"run with --format json --out r.json, then: benchspec report --format html r.json")
 	}
 	r, err := format.New(name)
 	if err != nil {

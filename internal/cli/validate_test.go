@@ -16,7 +16,11 @@ func TestValidateOutput(t *testing.T) {
 	t.Chdir("../../spec")
 	validate := func(reg *Registry, paths ...string) (int, []string) {
 		var stdout, stderr bytes.Buffer
-		code := Validate(context.Background(), &Env{Prog: "p", Cmd: "validate", Stdout: &stdout, Stderr: &stderr}, paths, reg)
+		var r Registry
+		if reg != nil {
+			r = *reg
+		}
+		code := Validate(context.Background(), &Env{Prog: "p", Cmd: "validate", Stdout: &stdout, Stderr: &stderr}, paths, r)
 		if stdout.Len() > 0 {
 			t.Errorf("validate wrote to stdout: %q", stdout.String())
 		}

@@ -155,7 +155,7 @@ func inProcess() Diagnostic {
 	return Diagnostic{
 		Code:     InProcess,
 		Severity: SeverityWarning,
-		Message: "ran inside the benchspec process (forks: 0), after whatever ran there before it: " +
+		Message: "ran in the batch's one shared process (forks: 0), after whatever ran there before it: " +
 			"its heap, GC pacing, pools and goroutines can distort the number. Use it for debugging only; measure with forks ≥ 1",
 		Evidence: map[string]float64{"forks": 0},
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/suitetest"
 	"github.com/benchspec/benchspec/report"
 	"github.com/google/go-cmp/cmp"
 )
@@ -32,7 +33,7 @@ const envMain = "FAULTSUITE_TEST_MAIN"
 const envMark = "FAULTSUITE_TEST_MARK"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(envMain) != "" || os.Getenv(protocol.EnvAssignment) != "" || os.Getenv(protocol.EnvGuard) != "" {
+	if os.Getenv(envMain) != "" || os.Getenv(protocol.EnvAssignment) != "" || os.Getenv(protocol.EnvGuard) != "" || os.Getenv(protocol.EnvList) != "" {
 		main()
 	}
 	os.Exit(m.Run())
@@ -51,7 +52,7 @@ func suiteCmd(t *testing.T, args ...string) (*exec.Cmd, string) {
 	// A TMPDIR of its own, where noTempLeft looks for what the batch
 	// left: the forks' copy of the suite binary, their scratch
 	// directories.
-	cmd.Env = append(os.Environ(), envMain+"=1", envMark+"="+mark, "TMPDIR="+t.TempDir())
+	cmd.Env = append(os.Environ(), envMain+"=1", envMark+"="+mark, "TMPDIR="+t.TempDir(), suitetest.ParentEnv(t))
 	return cmd, mark
 }
 

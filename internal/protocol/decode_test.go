@@ -44,7 +44,7 @@ func TestDecodeAssignmentRefuses(t *testing.T) {
 		`{"fork": 1`:    "expected ',' or '}'",
 		`{"fork": "x"}`: "assignment.fork: cannot read string into int",
 		`{"fork": 1.5}`: "1.5 is not a int",
-		`{"run": {"Settings": {"timeout": "1x"}}}`: `assignment.run.Settings.timeout: time: unknown unit "x"`,
+		`{"run": {"Settings": {"Warmup": {"Time": "1x"}}}}`: `assignment.run.Settings.Warmup.Time: time: unknown unit "x"`,
 		`{"fork": 1} x`:            "data after the top-level value",
 		`{"run": {"Key": "a\qb"}}`: `invalid escape \q`,
 	} {

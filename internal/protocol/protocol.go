@@ -1,12 +1,11 @@
 // Package protocol is the plain data the executor (the parent) and the
 // worker (the fork) exchange, and that the report, the diagnostics and the
 // run journal read: the Assignment a fork gets, the Messages it sends
-// back, and the ForkResult the parent assembles from them. It is a leaf:
-// it imports only the plan (a Run is part of an Assignment) and, for
-// sample mode's histograms, its hist subpackage.
+// back, and the ForkResult the parent assembles from them. It is a leaf
+// (it imports only its hist subpackage, for sample mode's histograms): a
+// suite binary links it, the worker and the root package, and nothing of
+// the parent's.
 package protocol
-
-import "github.com/benchspec/benchspec/plan"
 
 // The worker protocol. The parent re-executes the suite binary with
 // EnvAssignment set to the JSON of an Assignment; the fork writes Messages
@@ -18,6 +17,10 @@ const (
 	EnvAssignment = "BENCHSPEC_FORK"
 	// ResultFD is the fork's end of the result pipe.
 	ResultFD = 3
+	// EnvHost makes a suite binary the host of a batch's forks: 0 runs:
+	// it reads their assignments, one JSON line each, on its standard
+	// input and runs them one after the other in its one process.
+	EnvHost = "BENCHSPEC_HOST"
 	// EnvGuard, set in its environment, makes a suite binary the guard of
 	// a batch (executor.Guard) instead of running a command. Nothing a
 	// user sets; children of a fork must not inherit it, nor
@@ -33,11 +36,15 @@ const (
 	EnvExec = "BENCHSPEC_EXEC"
 )
 
+// RoleVars are the variables that give a process its role in a batch:
+// a process must not pass them on to what it starts.
+var RoleVars = []string{EnvAssignment, EnvHost, EnvGuard, EnvBatch, EnvExec, EnvList, EnvSuite}
+
 // Assignment is what one fork must do.
 type Assignment struct {
-	Run    plan.Run `json:"run"`
-	Fork   int      `json:"fork"`
-	Warmup bool     `json:"warmup"`
+	Run    Run  `json:"run"`
+	Fork   int  `json:"fork"`
+	Warmup bool `json:"warmup"`
 	// ProfileDir is where the fork writes the pprof profiles its run's
 	// profilers ask for; empty: the profiles are not written.
 	ProfileDir string `json:"profile_dir,omitempty"`
@@ -65,4 +72,34 @@ type Message struct {
 	Profiles  map[string]string  `json:"profiles,omitempty"`
 	Error     string             `json:"error,omitempty"`
 	Skip      string             `json:"skip,omitempty"`
+}
+
+// Version is the version of this protocol. The parent refuses a suite
+// binary that lists another: a suite built against another benchspec
+// than the program running it.
+const Version = 2
+
+// EnvList makes a suite binary write its Listing as JSON on stdout and
+// exit: how the parent learns what the suite registered.
+const EnvList = "BENCHSPEC_LIST"
+
+// EnvSuite is set by a suite binary that hands its command line to the
+// parent: the suite binary's path, which the parent runs the forks of.
+const EnvSuite = "BENCHSPEC_SUITE"
+
+// Listing is a suite binary's registry.
+type Listing struct {
+	Version    int          `json:"version"`
+	Benchmarks []Registered `json:"benchmarks"`
+}
+
+// Registered is one registered benchmark.
+type Registered struct {
+	Name string `json:"name"`
+	// Params are the declared parameters with their default values.
+	Params map[string][]string `json:"params,omitempty"`
+	// IntParams names the parameters declared as integers.
+	IntParams []string `json:"int_params,omitempty"`
+	// Testing marks a func(*testing.B) (RegisterTesting).
+	Testing bool `json:"testing,omitempty"`
 }

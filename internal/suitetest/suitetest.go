@@ -12,10 +12,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/benchspec/benchspec"
-	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/internal/handoff"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -26,7 +29,7 @@ const envMain = "BENCHSPEC_SUITETEST_MAIN"
 // binary was started by Run, as a fork or as a batch's guard, and the
 // tests otherwise.
 func Main(m *testing.M) {
-	if os.Getenv(envMain) == "1" || cli.IsChild() {
+	if os.Getenv(envMain) == "1" || worker.IsChild() || os.Getenv(protocol.EnvList) != "" {
 		benchspec.Main()
 	}
 	os.Exit(m.Run())
@@ -65,11 +68,15 @@ func Exec(t *testing.T, args ...string) Result {
 // environment variables; unlike Exec it may be called from any goroutine.
 // A non-zero exit is a Result, not an error.
 func Command(env []string, args ...string) (Result, error) {
+	parent, err := findParent()
+	if err != nil {
+		return Result{}, err
+	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), envMain+"=1"), env...)
+	cmd.Env = append(append(os.Environ(), envMain+"=1", handoff.EnvParent+"="+parent), env...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	err = cmd.Run()
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -79,6 +86,23 @@ func Command(env []string, args ...string) (Result, error) {
 		return Result{}, err
 	}
 	return Result{code, stdout.String(), stderr.String(), cmd.Process.Pid}, nil
+}
+
+// findParent finds the benchspec program once per test binary (building
+// it, the first time, through the go command: handoff.Find).
+var findParent = sync.OnceValues(handoff.Find)
+
+// ParentEnv is the environment variable that makes a suite binary started
+// by a test hand its command line to the benchspec program of this
+// module, wherever the suite runs (a test's temporary directory is in no
+// module, where `go tool benchspec` finds none).
+func ParentEnv(t testing.TB) string {
+	t.Helper()
+	parent, err := findParent()
+	if err != nil {
+		t.Fatalf("finding the benchspec program: %v", err)
+	}
+	return handoff.EnvParent + "=" + parent
 }
 
 // WriteSpec writes a spec into a temporary directory and returns its path.

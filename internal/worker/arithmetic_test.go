@@ -33,7 +33,7 @@ const t3 = 12.92398
 // and ops_per_invocation 2.
 func TestModeArithmeticEndToEnd(t *testing.T) {
 	for _, tc := range []struct {
-		mode     spec.Mode
+		mode     protocol.Mode
 		unit     string
 		timeUnit string
 		// the per-iteration scores of fork 1 and fork 2
@@ -42,15 +42,15 @@ func TestModeArithmeticEndToEnd(t *testing.T) {
 	}{
 		// avgt: ops = invocations × 2 ÷ 4, so an op costs 2 invocations:
 		// 20 ns and 60 ns.
-		{spec.ModeAverageTime, "ns/op", "ns", 20, 60, 4},
-		{spec.ModeAverageTime, "us/op", "us", 0.020, 0.060, 4},
+		{protocol.ModeAverageTime, "ns/op", "ns", 20, 60, 4},
+		{protocol.ModeAverageTime, "us/op", "us", 0.020, 0.060, 4},
 		// thrpt: the inverse, in ops/us: 50 and 16.67.
-		{spec.ModeThroughput, "ops/us", "us", 50, 1000.0 / 60, 4},
+		{protocol.ModeThroughput, "ops/us", "us", 50, 1000.0 / 60, 4},
 		// ss: one batch of 4 invocations (40 or 120 ns) ÷ 2 ops.
-		{spec.ModeSingleShot, "ns/op", "ns", 20, 60, 4},
+		{protocol.ModeSingleShot, "ns/op", "ns", 20, 60, 4},
 		// sample: each sample is one batch (4 invocations) ÷ 2 ops; Cnt
 		// is the number of samples.
-		{spec.ModeSampleTime, "ns/op", "ns", 20, 60, 0},
+		{protocol.ModeSampleTime, "ns/op", "ns", 20, 60, 0},
 	} {
 		run := plan.Run{Key: "k", Benchmark: "b", Mode: tc.mode, Settings: spec.Settings{
 			TimeUnit: tc.timeUnit, Forks: 2, OpsPerInvocation: 2, Threads: 1,
@@ -61,7 +61,7 @@ func TestModeArithmeticEndToEnd(t *testing.T) {
 		for f, cost := range []int64{10, 30} {
 			clk := &clock{}
 			fr := protocol.ForkResult{Run: 0, Fork: f + 1}
-			a := &protocol.Assignment{Run: run, Fork: f + 1}
+			a := &protocol.Assignment{Run: run.Fork(), Fork: f + 1}
 			_, err := worker.RunFork(a, func(b *worker.B) {
 				for b.Loop() {
 					clk.t += cost
@@ -81,7 +81,7 @@ func TestModeArithmeticEndToEnd(t *testing.T) {
 			t.Fatalf("%s: no primary metric: %s", tc.mode, rep.Runs[0].Error)
 		}
 		mean := (tc.f1 + tc.f2) / 2
-		if tc.mode == spec.ModeSampleTime {
+		if tc.mode == protocol.ModeSampleTime {
 			// The mean of all samples: 25 per iteration in fork 1 (40 ns
 			// batches in 1 µs), 9 in fork 2 (120 ns batches, the last
 			// one overrunning the iteration).
@@ -90,7 +90,7 @@ func TestModeArithmeticEndToEnd(t *testing.T) {
 		if !near(float64(m.Score), mean) || m.ScoreUnit != tc.unit {
 			t.Errorf("%s %s: score %v %s, want %v %s", tc.mode, tc.timeUnit, m.Score, m.ScoreUnit, mean, tc.unit)
 		}
-		if tc.mode == spec.ModeSampleTime {
+		if tc.mode == protocol.ModeSampleTime {
 			// Every batch of the 1 µs iterations is sampled: 1000/40 and
 			// 1000/120 batches, rounded up, per iteration.
 			if want := 2*25 + 2*9; m.Count != want {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
-	"github.com/benchspec/benchspec/spec"
 )
 
 // Clock is the time source the measurement loops read. It is a seam: the
@@ -118,20 +117,20 @@ const baselineChunks = 10
 // cannot panic or exit its goroutine) through warmup and measurement
 // iterations of d each, and returns the measured ns/op.
 func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration) []float64 {
-	s := spec.Settings{
-		Warmup:           spec.Iterations{Iterations: warmup, Time: d, BatchSize: 1},
-		Measurement:      spec.Iterations{Iterations: iterations, Time: d, BatchSize: 1},
+	s := protocol.Settings{
+		Warmup:           protocol.Phase{Iterations: warmup, Time: d, BatchSize: 1},
+		Measurement:      protocol.Phase{Iterations: iterations, Time: d, BatchSize: 1},
 		OpsPerInvocation: 1, Threads: 1,
 	}
 	out := make([]float64, 0, iterations)
-	g := newGroup(1, spec.ModeAverageTime, nil, func(it *protocol.Iteration) error {
+	g := newGroup(1, protocol.ModeAverageTime, nil, func(it *protocol.Iteration) error {
 		if it.Phase == protocol.PhaseMeasurement {
 			out = append(out, it.TimeNs/it.Ops)
 		}
 		return nil
 	})
 	b := new(B)
-	b.r = newRunner(&s, spec.ModeAverageTime, c, nil, g)
+	b.r = newRunner(&s, protocol.ModeAverageTime, c, nil, g)
 	b.r.chunks = baselineChunks
 	body(b)
 	return out

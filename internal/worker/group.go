@@ -5,7 +5,6 @@ import (
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/protocol/hist"
-	"github.com/benchspec/benchspec/spec"
 )
 
 // group coordinates the threads of a fork (JMH's syncIterations): every
@@ -15,7 +14,7 @@ import (
 // A fork with one thread is a group of one; nothing then waits.
 type group struct {
 	n    int
-	mode spec.Mode
+	mode protocol.Mode
 	emit func(*protocol.Iteration) error
 	prof *profiler
 
@@ -29,7 +28,7 @@ type group struct {
 	parts []protocol.Iteration // this iteration's per-thread results
 }
 
-func newGroup(n int, mode spec.Mode, prof *profiler, emit func(*protocol.Iteration) error) *group {
+func newGroup(n int, mode protocol.Mode, prof *profiler, emit func(*protocol.Iteration) error) *group {
 	g := &group{n: n, mode: mode, emit: emit, prof: prof}
 	g.cond = sync.NewCond(&g.mu)
 	return g
@@ -129,7 +128,7 @@ func (g *group) gather(it *protocol.Iteration) *protocol.Iteration {
 // across threads (the ops of all threads over the mean window), while
 // average, sample and single-shot time average over threads (all time
 // over all ops).
-func combine(mode spec.Mode, parts []protocol.Iteration) protocol.Iteration {
+func combine(mode protocol.Mode, parts []protocol.Iteration) protocol.Iteration {
 	if len(parts) == 1 {
 		return parts[0]
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/benchspec/benchspec/internal/protocol"
-	"github.com/benchspec/benchspec/spec"
 )
 
 // `for range b.Invocations()` is `for b.Loop()` with the counter in a
@@ -23,20 +22,20 @@ func TestInvocationsReportsWhatLoopReports(t *testing.T) {
 		rnd  Rand
 		step body // one invocation's work
 	}{
-		{"avgt", assignment(spec.ModeAverageTime, spec.Iterations{Iterations: 2, Time: time.Microsecond, BatchSize: 1},
-			spec.Iterations{Iterations: 3, Time: 10 * time.Microsecond, BatchSize: 1}, 1), fixedRand(0.5),
+		{"avgt", assignment(protocol.ModeAverageTime, protocol.Phase{Iterations: 2, Time: time.Microsecond, BatchSize: 1},
+			protocol.Phase{Iterations: 3, Time: 10 * time.Microsecond, BatchSize: 1}, 1), fixedRand(0.5),
 			func(clk *fakeClock, k *int64) { clk.t += 7 + *k%5; *k++ }},
-		{"thrpt batch 5 opi 3", assignment(spec.ModeThroughput, spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 5},
-			spec.Iterations{Iterations: 2, Time: 3 * time.Microsecond, BatchSize: 5}, 3), fixedRand(0.5),
+		{"thrpt batch 5 opi 3", assignment(protocol.ModeThroughput, protocol.Phase{Iterations: 1, Time: time.Microsecond, BatchSize: 5},
+			protocol.Phase{Iterations: 2, Time: 3 * time.Microsecond, BatchSize: 5}, 3), fixedRand(0.5),
 			func(clk *fakeClock, k *int64) { clk.t += 13; *k++ }},
-		{"ss", assignment(spec.ModeSingleShot, spec.Iterations{Iterations: 1, Time: time.Second, BatchSize: 10},
-			spec.Iterations{Iterations: 2, Time: time.Second, BatchSize: 1000}, 4), fixedRand(0.5),
+		{"ss", assignment(protocol.ModeSingleShot, protocol.Phase{Iterations: 1, Time: time.Second, BatchSize: 10},
+			protocol.Phase{Iterations: 2, Time: time.Second, BatchSize: 1000}, 4), fixedRand(0.5),
 			func(clk *fakeClock, k *int64) { clk.t += 10 + *k%3; *k++ }},
-		{"sample, every invocation", assignment(spec.ModeSampleTime, spec.Iterations{},
-			spec.Iterations{Iterations: 1, Time: 100 * time.Microsecond, BatchSize: 1}, 1), fixedRand(0),
+		{"sample, every invocation", assignment(protocol.ModeSampleTime, protocol.Phase{},
+			protocol.Phase{Iterations: 1, Time: 100 * time.Microsecond, BatchSize: 1}, 1), fixedRand(0),
 			func(clk *fakeClock, k *int64) { clk.t += *k%100 + 1; *k++ }},
-		{"sample, random gaps", assignment(spec.ModeSampleTime, spec.Iterations{Iterations: 1, Time: 50 * time.Microsecond, BatchSize: 2},
-			spec.Iterations{Iterations: 2, Time: 200 * time.Microsecond, BatchSize: 2}, 1), fixedRand(0.7),
+		{"sample, random gaps", assignment(protocol.ModeSampleTime, protocol.Phase{Iterations: 1, Time: 50 * time.Microsecond, BatchSize: 2},
+			protocol.Phase{Iterations: 2, Time: 200 * time.Microsecond, BatchSize: 2}, 1), fixedRand(0.7),
 			func(clk *fakeClock, k *int64) { clk.t += *k%10 + 1; *k++ }},
 	} {
 		var calls [2]int64
@@ -61,8 +60,8 @@ func TestInvocationsReportsWhatLoopReports(t *testing.T) {
 }
 
 func TestInvocationsMisuseFailsTheFork(t *testing.T) {
-	a := assignment(spec.ModeAverageTime, spec.Iterations{},
-		spec.Iterations{Iterations: 2, Time: time.Microsecond, BatchSize: 1}, 1)
+	a := assignment(protocol.ModeAverageTime, protocol.Phase{},
+		protocol.Phase{Iterations: 2, Time: time.Microsecond, BatchSize: 1}, 1)
 	for name, tc := range map[string]struct {
 		body func(*B, *fakeClock)
 		want string
@@ -98,8 +97,8 @@ func TestInvocationsResetBeforeTheLoop(t *testing.T) {
 	// Setup before the loop, then ResetTimer, as testing.B bodies do: no
 	// iteration has started, so there is nothing to reset and no error.
 	clk := &fakeClock{}
-	a := assignment(spec.ModeAverageTime, spec.Iterations{},
-		spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
+	a := assignment(protocol.ModeAverageTime, protocol.Phase{},
+		protocol.Phase{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
 	got := collect(t, a, clk, func(b *B) {
 		clk.t += 5000
 		b.ResetTimer()
@@ -116,9 +115,9 @@ func TestInvocationsResetBeforeTheLoop(t *testing.T) {
 // combine to exactly the invocations the bodies ran.
 func TestInvocationsWithThreads(t *testing.T) {
 	var calls atomic.Int64
-	meas := spec.Iterations{Iterations: 2, Time: 5 * time.Millisecond, BatchSize: 1}
+	meas := protocol.Phase{Iterations: 2, Time: 5 * time.Millisecond, BatchSize: 1}
 	var its []protocol.Iteration
-	_, err := RunFork(threaded(spec.ModeAverageTime, 2, meas), func(b *B) {
+	_, err := RunFork(threaded(protocol.ModeAverageTime, 2, meas), func(b *B) {
 		for range b.Invocations() {
 			calls.Add(1)
 		}

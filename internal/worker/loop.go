@@ -7,7 +7,6 @@ import (
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/protocol/hist"
-	"github.com/benchspec/benchspec/spec"
 )
 
 // phase is one run of iterations: warmup or measurement.
@@ -23,7 +22,7 @@ type phase struct {
 type runner struct {
 	clock Clock
 	rand  Rand
-	mode  spec.Mode
+	mode  protocol.Mode
 	opi   float64
 	gc    bool
 	g     *group
@@ -58,7 +57,7 @@ type runner struct {
 	strideSize int     // samples per stride (JMH: 20 per ms of iteration)
 }
 
-func newRunner(s *spec.Settings, mode spec.Mode, clock Clock, rnd Rand, g *group) *runner {
+func newRunner(s *protocol.Settings, mode protocol.Mode, clock Clock, rnd Rand, g *group) *runner {
 	r := &runner{
 		clock: clock, rand: rnd, mode: mode, g: g,
 		opi: float64(s.OpsPerInvocation), gc: s.GCBeforeIteration,
@@ -66,7 +65,7 @@ func newRunner(s *spec.Settings, mode spec.Mode, clock Clock, rnd Rand, g *group
 	}
 	for _, p := range []struct {
 		name string
-		it   spec.Iterations
+		it   protocol.Phase
 	}{{protocol.PhaseWarmup, s.Warmup}, {protocol.PhaseMeasurement, s.Measurement}} {
 		if p.it.Iterations > 0 {
 			r.phases = append(r.phases, phase{p.name, p.it.Iterations, int64(p.it.Time), uint64(max(p.it.BatchSize, 1))})

@@ -9,8 +9,6 @@ import (
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/protocol/hist"
-	"github.com/benchspec/benchspec/plan"
-	"github.com/benchspec/benchspec/spec"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,10 +23,10 @@ type fixedRand float64
 
 func (r fixedRand) Float64() float64 { return float64(r) }
 
-func assignment(mode spec.Mode, warm, meas spec.Iterations, opi int) *protocol.Assignment {
-	return &protocol.Assignment{Run: plan.Run{
+func assignment(mode protocol.Mode, warm, meas protocol.Phase, opi int) *protocol.Assignment {
+	return &protocol.Assignment{Run: protocol.Run{
 		Benchmark: "fake", Mode: mode,
-		Settings: spec.Settings{Warmup: warm, Measurement: meas, OpsPerInvocation: opi},
+		Settings: protocol.Settings{Warmup: warm, Measurement: meas, OpsPerInvocation: opi},
 	}}
 }
 
@@ -62,21 +60,21 @@ func TestTimeModesCountOpsLikeJMH(t *testing.T) {
 	// 1 µs iterations of 10 ns invocations: 100 invocations each. JMH
 	// counts ops = invocations × ops_per_invocation ÷ batch_size.
 	for _, tc := range []struct {
-		mode     spec.Mode
+		mode     protocol.Mode
 		batch    int
 		opi      int
 		wantOps  float64
 		wantTime float64
 	}{
-		{spec.ModeAverageTime, 1, 1, 100, 1000},
-		{spec.ModeThroughput, 1, 1, 100, 1000},
-		{spec.ModeAverageTime, 4, 2, 50, 1000},
-		{spec.ModeThroughput, 5, 1, 20, 1000},
-		{spec.ModeAverageTime, 1, 3, 300, 1000},
+		{protocol.ModeAverageTime, 1, 1, 100, 1000},
+		{protocol.ModeThroughput, 1, 1, 100, 1000},
+		{protocol.ModeAverageTime, 4, 2, 50, 1000},
+		{protocol.ModeThroughput, 5, 1, 20, 1000},
+		{protocol.ModeAverageTime, 1, 3, 300, 1000},
 	} {
 		clk := &fakeClock{}
-		it := spec.Iterations{Iterations: 2, Time: time.Microsecond, BatchSize: tc.batch}
-		got := collect(t, assignment(tc.mode, spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: tc.batch}, it, tc.opi), clk, tenNs(clk))
+		it := protocol.Phase{Iterations: 2, Time: time.Microsecond, BatchSize: tc.batch}
+		got := collect(t, assignment(tc.mode, protocol.Phase{Iterations: 1, Time: time.Microsecond, BatchSize: tc.batch}, it, tc.opi), clk, tenNs(clk))
 		want := []protocol.Iteration{
 			{Phase: "warmup", Index: 1, Ops: tc.wantOps, TimeNs: tc.wantTime, Invocations: 100},
 			{Phase: "measurement", Index: 1, Ops: tc.wantOps, TimeNs: tc.wantTime, Invocations: 100},
@@ -90,9 +88,9 @@ func TestTimeModesCountOpsLikeJMH(t *testing.T) {
 
 func TestSingleShotTimesOneBatch(t *testing.T) {
 	clk := &fakeClock{}
-	a := assignment(spec.ModeSingleShot,
-		spec.Iterations{Iterations: 1, Time: time.Second, BatchSize: 10},
-		spec.Iterations{Iterations: 2, Time: time.Second, BatchSize: 1000}, 4)
+	a := assignment(protocol.ModeSingleShot,
+		protocol.Phase{Iterations: 1, Time: time.Second, BatchSize: 10},
+		protocol.Phase{Iterations: 2, Time: time.Second, BatchSize: 1000}, 4)
 	got := collect(t, a, clk, tenNs(clk))
 	want := []protocol.Iteration{
 		{Phase: "warmup", Index: 1, Ops: 4, TimeNs: 100, Invocations: 10},
@@ -109,8 +107,8 @@ func TestSampleModeHistogram(t *testing.T) {
 	// 1..100. A random draw of 0 makes every gap between samples 0, so
 	// every invocation is sampled and the percentiles are known.
 	clk := &fakeClock{}
-	a := assignment(spec.ModeSampleTime, spec.Iterations{},
-		spec.Iterations{Iterations: 1, Time: time.Millisecond, BatchSize: 1}, 1)
+	a := assignment(protocol.ModeSampleTime, protocol.Phase{},
+		protocol.Phase{Iterations: 1, Time: time.Millisecond, BatchSize: 1}, 1)
 	k := int64(0)
 	got := collectRand(t, a, clk, fixedRand(0), func(b *B) {
 		for b.Loop() {
@@ -143,8 +141,8 @@ func TestSampleModeBatchAndOpsPerInvocation(t *testing.T) {
 	// A sample times one batch (4 invocations of 10 ns) and divides by
 	// ops_per_invocation (2): every sample is 20 ns.
 	clk := &fakeClock{}
-	a := assignment(spec.ModeSampleTime, spec.Iterations{},
-		spec.Iterations{Iterations: 1, Time: 100 * time.Microsecond, BatchSize: 4}, 2)
+	a := assignment(protocol.ModeSampleTime, protocol.Phase{},
+		protocol.Phase{Iterations: 1, Time: 100 * time.Microsecond, BatchSize: 4}, 2)
 	got := collect(t, a, clk, tenNs(clk))
 	h := got[0].Histogram
 	if h.Min != 20 || h.Max != 20 || h.Count == 0 {
@@ -157,8 +155,8 @@ func TestSampleRateHalvesPerStride(t *testing.T) {
 	// iteration (40 here), after each stride the rate halves, so far
 	// fewer than the 2 000 000 invocations are timed.
 	clk := &fakeClock{}
-	a := assignment(spec.ModeSampleTime, spec.Iterations{},
-		spec.Iterations{Iterations: 1, Time: 2 * time.Millisecond, BatchSize: 1}, 1)
+	a := assignment(protocol.ModeSampleTime, protocol.Phase{},
+		protocol.Phase{Iterations: 1, Time: 2 * time.Millisecond, BatchSize: 1}, 1)
 	got := collect(t, a, clk, func(b *B) {
 		for b.Loop() {
 			clk.t++
@@ -187,8 +185,8 @@ func TestTimerControl(t *testing.T) {
 		},
 	} {
 		clk := &fakeClock{}
-		a := assignment(spec.ModeAverageTime, spec.Iterations{},
-			spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
+		a := assignment(protocol.ModeAverageTime, protocol.Phase{},
+			protocol.Phase{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
 		got := collect(t, a, clk, func(b *B) {
 			form(b, func() {
 				b.StopTimer()
@@ -204,8 +202,8 @@ func TestTimerControl(t *testing.T) {
 }
 
 func TestBodyMisuseFailsTheFork(t *testing.T) {
-	a := assignment(spec.ModeAverageTime, spec.Iterations{},
-		spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
+	a := assignment(protocol.ModeAverageTime, protocol.Phase{},
+		protocol.Phase{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
 	for name, tc := range map[string]struct {
 		body Func
 		want string
@@ -229,8 +227,8 @@ func TestBodyMisuseFailsTheFork(t *testing.T) {
 }
 
 func TestReportMetricRejectsNonFinite(t *testing.T) {
-	a := assignment(spec.ModeAverageTime, spec.Iterations{},
-		spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
+	a := assignment(protocol.ModeAverageTime, protocol.Phase{},
+		protocol.Phase{Iterations: 1, Time: time.Microsecond, BatchSize: 1}, 1)
 	for _, v := range []float64{math.NaN(), math.Inf(1)} {
 		clk := &fakeClock{}
 		_, err := RunFork(a, func(b *B) {
@@ -266,7 +264,7 @@ func TestChunksStayShortInLongIterations(t *testing.T) {
 		for _, iter := range []time.Duration{200 * time.Millisecond, time.Millisecond} {
 			clk := &fakeClock{}
 			c := &countingClock{Clock: clk}
-			a := assignment(spec.ModeAverageTime, spec.Iterations{}, spec.Iterations{Iterations: 1, Time: iter, BatchSize: 1}, 1)
+			a := assignment(protocol.ModeAverageTime, protocol.Phase{}, protocol.Phase{Iterations: 1, Time: iter, BatchSize: 1}, 1)
 			var its []protocol.Iteration
 			if _, err := RunFork(a, tc.body(clk), c, fixedRand(0.5), func(it *protocol.Iteration) error {
 				its = append(its, *it)

@@ -59,7 +59,7 @@ func newProfiler(names []string, dir, key string, fork int) *profiler {
 			p.kinds[n] = true
 		}
 	}
-	p.base = fmt.Sprintf("%s.fork%d", unsafeChars.Get().ReplaceAllString(key, "_"), fork)
+	p.base = ProfileBase(key, fork)
 	if p.gc {
 		// The first GC of a process starts the background mark workers,
 		// allocating; let that happen before the first window.
@@ -154,4 +154,10 @@ func (p *profiler) write(kind string) error {
 // characters unsafe in file names replaced.
 func (p *profiler) path(kind string) string {
 	return filepath.Join(p.dir, p.base+"."+kind+".pprof")
+}
+
+// ProfileBase is the start of the names of the profile files of fork
+// number fork of the run key: the same in a suite's fork and a package's.
+func ProfileBase(key string, fork int) string {
+	return fmt.Sprintf("%s.fork%d", unsafeChars.Get().ReplaceAllString(key, "_"), fork)
 }

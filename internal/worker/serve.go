@@ -1,8 +1,11 @@
 package worker
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -10,7 +13,6 @@ import (
 	"syscall"
 
 	"github.com/benchspec/benchspec/internal/protocol"
-	"github.com/benchspec/benchspec/spec"
 )
 
 // Lookup finds a registered benchmark body by name.
@@ -18,6 +20,15 @@ type Lookup func(name string) (Func, bool)
 
 // BodyLookup finds a registered benchmark of either kind by name.
 type BodyLookup func(name string) (Body, bool)
+
+// SkipError is a benchmark that skipped itself (b.Skip): the run is
+// skipped, not failed. Reason is its log, as go test prints it.
+type SkipError struct{ Reason string }
+
+func (e *SkipError) Error() string { return "skipped: " + e.Reason }
+
+// SkipReason is what the executor reads of a skip in an in-process run.
+func (e *SkipError) SkipReason() string { return e.Reason }
 
 // Output is what a fork reports besides its iterations.
 type Output struct {
@@ -41,7 +52,7 @@ func RunFork(a *protocol.Assignment, fn Func, clock Clock, rnd Rand, emit func(*
 func RunBound(a *protocol.Assignment, bind Bind, clock Clock, rnd Rand, emit func(*protocol.Iteration) error) (*Output, error) {
 	s := a.Run.Settings
 	threads := s.Threads
-	if threads == spec.ThreadsMax {
+	if threads == protocol.ThreadsMax {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	threads = max(threads, 1)
@@ -151,10 +162,10 @@ type PanicError struct {
 
 func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
-// Serve is the worker entry point: it reads the assignment from the
-// environment, runs it, writes the results to the result pipe and returns
-// the process exit status. Main calls it when the suite binary runs as a
-// fork.
+// Serve is the worker entry point of a binary whose forks run bodies of
+// this package's Func (tests): it reads the assignment from the
+// environment, runs it, writes the results to the result pipe and
+// returns the process exit status.
 func Serve(lookup Lookup) int {
 	return ServeBodies(func(name string) (Body, bool) {
 		fn, ok := lookup(name)
@@ -162,29 +173,74 @@ func Serve(lookup Lookup) int {
 			return Body{}, false
 		}
 		return Body{Bind: fn.bind()}, true
-	})
+	}, nil)
 }
 
-// ServeBodies is Serve for a registry of both kinds of body (Body). A
-// package benchmark's fork (Run.GoTest) needs no lookup: it runs the
-// package's test binary (RunTestBinary); lookup may be nil.
-func ServeBodies(lookup BodyLookup) int {
+// TestBinary runs the fork of a package benchmark (Run.GoTest): its test
+// binary. Only the parent program links it (internal/testfork), so that
+// a suite binary links no go test output parser.
+type TestBinary func(a *protocol.Assignment, emit func(*protocol.Iteration) error) (*Output, error)
+
+// ServeBodies serves a fork: a registered body that lookup finds, or, for
+// a package benchmark, testBinary. Either may be nil in a binary that
+// runs no such forks.
+func ServeBodies(lookup BodyLookup, testBinary TestBinary) int {
 	var a protocol.Assignment
 	if err := protocol.DecodeAssignment([]byte(os.Getenv(protocol.EnvAssignment)), &a); err != nil {
 		fmt.Fprintf(os.Stderr, "benchspec worker: bad assignment: %v\n", err)
 		return 2
 	}
+	send, ok := resultPipe()
+	if !ok {
+		return 2
+	}
+	return serveOne(&a, lookup, testBinary, send)
+}
+
+// ServeHost serves the runs of a batch that take no forks of their own
+// (forks: 0): one after the other in this one process, each assignment a
+// line on standard input, until its end. Every such run shares the
+// process with those before it, which is what forks: 0 asks for.
+func ServeHost(lookup BodyLookup) int {
+	send, ok := resultPipe()
+	if !ok {
+		return 2
+	}
+	in := bufio.NewReaderSize(os.Stdin, 64<<10)
+	for {
+		line, err := in.ReadSlice('\n')
+		if err == io.EOF && len(line) == 0 {
+			return 0
+		}
+		if err != nil && err != io.EOF {
+			fmt.Fprintf(os.Stderr, "benchspec worker: reading the assignments: %v\n", err)
+			return 2
+		}
+		var a protocol.Assignment
+		if err := protocol.DecodeAssignment(bytes.TrimSpace(line), &a); err != nil {
+			fmt.Fprintf(os.Stderr, "benchspec worker: bad assignment: %v\n", err)
+			return 2
+		}
+		if status := serveOne(&a, lookup, nil, send); status == 2 {
+			return status
+		}
+	}
+}
+
+// resultPipe returns how to send a message to the parent on the result
+// pipe (protocol.ResultFD), which processes the benchmark starts do not
+// inherit.
+func resultPipe() (send func(m *protocol.Message) error, ok bool) {
 	pipe := os.NewFile(protocol.ResultFD, "benchspec-results")
 	if pipe == nil {
 		fmt.Fprintln(os.Stderr, "benchspec worker: no result pipe")
-		return 2
+		return nil, false
 	}
-	// Processes the benchmark starts must not inherit the result pipe.
 	syscall.CloseOnExec(protocol.ResultFD)
 	// One write per message, encoded without reflection: encoding/json's
 	// first Encode costs each fork a few hundred microseconds.
 	var line []byte
-	send := func(m *protocol.Message) error {
+	return func(m *protocol.Message) error {
 		var err error
 		line, err = protocol.AppendMessage(line[:0], m)
 		if err == nil {
@@ -195,9 +251,20 @@ func ServeBodies(lookup BodyLookup) int {
 			fmt.Fprintf(os.Stderr, "benchspec worker: writing the result pipe: %v\n", err)
 		}
 		return err
-	}
+	}, true
+}
+
+// shielded is set once the process has its shield (ShieldParent).
+var shielded bool
+
+// serveOne runs one assignment and sends what it measured; it returns
+// the fork's exit status.
+func serveOne(a *protocol.Assignment, lookup BodyLookup, testBinary TestBinary, send func(m *protocol.Message) error) int {
 	run := func(clock Clock, emit func(*protocol.Iteration) error) (*Output, error) {
-		return RunTestBinary(&a, emit)
+		if testBinary == nil {
+			return nil, errors.New("this binary runs no package benchmarks (a suite binary's forks run its registered benchmarks; the benchspec program runs packages)")
+		}
+		return testBinary(a, emit)
 	}
 	if a.Run.GoTest == nil {
 		var body Body
@@ -210,11 +277,13 @@ func ServeBodies(lookup BodyLookup) int {
 			return 1
 		}
 		run = func(clock Clock, emit func(*protocol.Iteration) error) (*Output, error) {
-			return body.Run(&a, clock, SystemRand(), emit)
+			return body.Run(a, clock, SystemRand(), emit)
 		}
 	}
-	// A signal the benchmark sends its parent must not stop the batch.
-	if ppid := os.Getppid(); ppid > 1 {
+	// A signal the benchmark sends its parent must not stop the batch
+	// (once per process: a host serves many assignments).
+	if ppid := os.Getppid(); ppid > 1 && !shielded {
+		shielded = true
 		pgrp, err := syscall.Getpgid(ppid)
 		if err != nil {
 			pgrp = ppid
@@ -253,10 +322,16 @@ func ServeBodies(lookup BodyLookup) int {
 	return 0
 }
 
-// IsChild reports whether this process was started by a batch as a fork,
-// a guard or a shielded exec (cli.IsChild, which forwards here).
+// IsChild reports whether this process was started by the benchspec
+// program as a fork, a guard, a shielded exec, or to list a suite's
+// benchmarks (cli.IsChild forwards here).
 func IsChild() bool {
-	return os.Getenv(protocol.EnvAssignment) != "" || os.Getenv(protocol.EnvGuard) != "" || os.Getenv(protocol.EnvExec) != ""
+	for _, k := range []string{protocol.EnvAssignment, protocol.EnvHost, protocol.EnvGuard, protocol.EnvExec, protocol.EnvList} {
+		if os.Getenv(k) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // ServeChild serves the role of a process a batch started (cli.ServeChild,
@@ -264,11 +339,13 @@ func IsChild() bool {
 // executor.Guard, which this package cannot import) or a shielded exec
 // (ShieldedExec), and exits with its status. It returns at once in a
 // process that is none of them.
-func ServeChild(lookup BodyLookup, guard func() int) {
+func ServeChild(lookup BodyLookup, testBinary TestBinary, guard func() int) {
 	switch {
 	case os.Getenv(protocol.EnvAssignment) != "":
-		os.Exit(ServeBodies(lookup))
-	case os.Getenv(protocol.EnvGuard) != "":
+		os.Exit(ServeBodies(lookup, testBinary))
+	case os.Getenv(protocol.EnvHost) != "":
+		os.Exit(ServeHost(lookup))
+	case os.Getenv(protocol.EnvGuard) != "" && guard != nil:
 		os.Exit(guard())
 	case os.Getenv(protocol.EnvExec) != "":
 		os.Exit(ShieldedExec(os.Args[1:]))

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/benchspec/benchspec/internal/protocol"
-	"github.com/benchspec/benchspec/spec"
 )
 
 // Body is what a benchmark name is registered with: a benchspec body
@@ -75,7 +74,7 @@ func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol
 	prof := newProfiler(s.Profilers, a.ProfileDir, a.Run.Key, a.Fork)
 	for _, p := range []struct {
 		name string
-		it   spec.Iterations
+		it   protocol.Phase
 	}{{protocol.PhaseWarmup, s.Warmup}, {protocol.PhaseMeasurement, s.Measurement}} {
 		batch := max(p.it.BatchSize, 1)
 		benchtime := p.it.Time.String()
@@ -99,7 +98,7 @@ func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol
 				return nil, err
 			}
 			metrics := testingMetrics(float64(r.N), r.T.Seconds(), r.Bytes, r.MemBytes, r.MemAllocs, r.Extra)
-			it := testingIteration(r.N, float64(r.T.Nanoseconds()), metrics, a.Run.Mode, float64(s.OpsPerInvocation), float64(batch))
+			it := TestingIteration(r.N, float64(r.T.Nanoseconds()), metrics, a.Run.Mode, float64(s.OpsPerInvocation), float64(batch))
 			it.Phase, it.Index = p.name, i
 			if err := emit(&it); err != nil {
 				return nil, err
@@ -161,10 +160,10 @@ func benchmarkOnce(fn func(*testing.B)) (testing.BenchmarkResult, error) {
 	return r, nil
 }
 
-// testingIteration is the Iteration of one go test benchmark result: b.N
+// TestingIteration is the Iteration of one go test benchmark result: b.N
 // invocations in timeNs, with JMH's arithmetic for ops (ss: the batch is
 // one op of ops_per_invocation).
-func testingIteration(n int, timeNs float64, metrics map[string]float64, mode spec.Mode, opi, batch float64) protocol.Iteration {
+func TestingIteration(n int, timeNs float64, metrics map[string]float64, mode protocol.Mode, opi, batch float64) protocol.Iteration {
 	it := protocol.Iteration{
 		Ops:         float64(n) * opi / batch,
 		TimeNs:      timeNs,

@@ -10,11 +10,10 @@ import (
 	"unsafe"
 
 	"github.com/benchspec/benchspec/internal/protocol"
-	"github.com/benchspec/benchspec/spec"
 )
 
-func threaded(mode spec.Mode, threads int, meas spec.Iterations) *protocol.Assignment {
-	a := assignment(mode, spec.Iterations{}, meas, 1)
+func threaded(mode protocol.Mode, threads int, meas protocol.Phase) *protocol.Assignment {
+	a := assignment(mode, protocol.Phase{}, meas, 1)
 	a.Run.Settings.Threads = threads
 	return a
 }
@@ -27,8 +26,8 @@ func threaded(mode spec.Mode, threads int, meas spec.Iterations) *protocol.Assig
 // good; the wait gives up after a generous 10 s and fails the run).
 func TestThreadsOverlapAndCombine(t *testing.T) {
 	var counter atomic.Int64
-	meas := spec.Iterations{Iterations: 2, Time: 20 * time.Millisecond, BatchSize: 1}
-	for _, mode := range []spec.Mode{spec.ModeThroughput, spec.ModeAverageTime} {
+	meas := protocol.Phase{Iterations: 2, Time: 20 * time.Millisecond, BatchSize: 1}
+	for _, mode := range []protocol.Mode{protocol.ModeThroughput, protocol.ModeAverageTime} {
 		var inLoop [2]atomic.Int64 // the iteration each thread's loop is in
 		body := func(b *B) {
 			me, other := b.Thread(), 1-b.Thread()
@@ -81,7 +80,7 @@ func TestThreadsOverlapAndCombine(t *testing.T) {
 			// of the threads' windows.
 			minTime, sum := float64(meas.Time), float64(w0[1]-w0[0]+w1[1]-w1[0])
 			want, how := sum, "sum"
-			if mode == spec.ModeAverageTime {
+			if mode == protocol.ModeAverageTime {
 				minTime *= 2
 			} else {
 				want, how = sum/2, "mean"
@@ -98,8 +97,8 @@ func TestThreadsOverlapAndCombine(t *testing.T) {
 
 func TestCombineArithmetic(t *testing.T) {
 	parts := []protocol.Iteration{{Ops: 100, TimeNs: 1000, Invocations: 100}, {Ops: 300, TimeNs: 3000, Invocations: 300}}
-	thrpt := combine(spec.ModeThroughput, parts)
-	avgt := combine(spec.ModeAverageTime, parts)
+	thrpt := combine(protocol.ModeThroughput, parts)
+	avgt := combine(protocol.ModeAverageTime, parts)
 	// thrpt sums the per-thread rates: 100/1000 + 300/3000 = 0.2 ops/ns.
 	if got := thrpt.Ops / thrpt.TimeNs; got != 0.2 {
 		t.Errorf("thrpt combined = %v ops/ns, want 0.2", got)
@@ -112,8 +111,8 @@ func TestCombineArithmetic(t *testing.T) {
 
 func TestIterationHooksAreOutsideTheWindow(t *testing.T) {
 	clk := &fakeClock{}
-	a := assignment(spec.ModeSingleShot, spec.Iterations{Iterations: 1, BatchSize: 5},
-		spec.Iterations{Iterations: 2, BatchSize: 5}, 1)
+	a := assignment(protocol.ModeSingleShot, protocol.Phase{Iterations: 1, BatchSize: 5},
+		protocol.Phase{Iterations: 2, BatchSize: 5}, 1)
 	var calls []string
 	got := collect(t, a, clk, func(b *B) {
 		b.SetupIteration(func() { calls = append(calls, "setup"); clk.t += 1e6 })
@@ -133,7 +132,7 @@ func TestIterationHooksAreOutsideTheWindow(t *testing.T) {
 }
 
 func TestSetupFailuresFailTheFork(t *testing.T) {
-	a := threaded(spec.ModeAverageTime, 2, spec.Iterations{Iterations: 1, Time: time.Millisecond, BatchSize: 1})
+	a := threaded(protocol.ModeAverageTime, 2, protocol.Phase{Iterations: 1, Time: time.Millisecond, BatchSize: 1})
 	for name, tc := range map[string]struct {
 		body Func
 		want string
@@ -173,7 +172,7 @@ func TestSetupFailuresFailTheFork(t *testing.T) {
 var allocSink []byte
 
 func TestGCProfilerCountsAllocations(t *testing.T) {
-	meas := spec.Iterations{Iterations: 2, Time: 10 * time.Millisecond, BatchSize: 1}
+	meas := protocol.Phase{Iterations: 2, Time: 10 * time.Millisecond, BatchSize: 1}
 	for _, tc := range []struct {
 		name        string
 		body        Func
@@ -192,7 +191,7 @@ func TestGCProfilerCountsAllocations(t *testing.T) {
 			allocSink = make([]byte, x%2)
 		}, 0, 0},
 	} {
-		a := assignment(spec.ModeAverageTime, spec.Iterations{}, meas, 1)
+		a := assignment(protocol.ModeAverageTime, protocol.Phase{}, meas, 1)
 		a.Run.Settings.Profilers = []string{"gc"}
 		var its []protocol.Iteration
 		if _, err := RunFork(a, tc.body, SystemClock(), SystemRand(), func(it *protocol.Iteration) error {
@@ -256,10 +255,10 @@ func TestNoProfilerAllocatesNothing(t *testing.T) {
 // iteration), with one thread and with several, and that emit's error
 // still stops the fork.
 func TestEmitOnCallersGoroutine(t *testing.T) {
-	meas := spec.Iterations{Iterations: 3, Time: time.Millisecond, BatchSize: 1}
+	meas := protocol.Phase{Iterations: 3, Time: time.Millisecond, BatchSize: 1}
 	for _, threads := range []int{1, 3} {
 		n := 0
-		_, err := RunFork(threaded(spec.ModeAverageTime, threads, meas), func(b *B) {
+		_, err := RunFork(threaded(protocol.ModeAverageTime, threads, meas), func(b *B) {
 			for b.Loop() {
 			}
 		}, SystemClock(), SystemRand(), func(*protocol.Iteration) error {
@@ -304,8 +303,8 @@ func TestIterationEndKeepsTheBodysStack(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector enlarges every frame")
 	}
-	meas := spec.Iterations{Iterations: 3, Time: 200 * time.Microsecond, BatchSize: 1}
-	for _, mode := range []spec.Mode{spec.ModeThroughput, spec.ModeAverageTime, spec.ModeSingleShot} {
+	meas := protocol.Phase{Iterations: 3, Time: 200 * time.Microsecond, BatchSize: 1}
+	for _, mode := range []protocol.Mode{protocol.ModeThroughput, protocol.ModeAverageTime, protocol.ModeSingleShot} {
 		var before, after uintptr
 		_, err := RunFork(assignment(mode, meas, meas, 1), func(b *B) {
 			var local byte

@@ -1,4 +1,4 @@
-package worker
+package testfork
 
 import (
 	"bufio"
@@ -21,17 +21,8 @@ import (
 	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/testdriver"
-	"github.com/benchspec/benchspec/spec"
+	"github.com/benchspec/benchspec/internal/worker"
 )
-
-// SkipError is a benchmark that skipped itself (b.Skip): the run is
-// skipped, not failed. Reason is its log, as go test prints it.
-type SkipError struct{ Reason string }
-
-func (e *SkipError) Error() string { return "skipped: " + e.Reason }
-
-// SkipReason is what the executor reads of a skip in an in-process run.
-func (e *SkipError) SkipReason() string { return e.Reason }
 
 // RunTestBinary runs the fork of a package benchmark (a.Run.GoTest): one
 // process of the package's test binary, started by this fork process,
@@ -56,7 +47,7 @@ func (e *SkipError) SkipReason() string { return e.Reason }
 // The cpu, heap, mutex and block profilers become -test.cpuprofile,
 // -test.memprofile, -test.mutexprofile and -test.blockprofile; unlike in
 // a suite fork they cover the warmup iterations too.
-func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error) (*Output, error) {
+func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error) (*worker.Output, error) {
 	g := a.Run.GoTest
 	if g == nil {
 		return nil, errors.New("not a package benchmark")
@@ -130,7 +121,7 @@ func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error)
 	case <-time.After(2 * time.Second):
 	}
 	outR.Close()
-	var skip *SkipError
+	var skip *worker.SkipError
 	if errors.As(perr, &skip) && skip.Reason == "" {
 		skip.Reason = logs.last()
 		if skip.Reason == "" {
@@ -150,7 +141,7 @@ func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error)
 	case n < total:
 		return nil, fmt.Errorf("%s reported %d of %d iterations", g.Name, n, total)
 	}
-	out := &Output{}
+	out := &worker.Output{}
 	for kind, path := range profiles {
 		if _, err := os.Stat(path); err == nil {
 			if out.Profiles == nil {
@@ -170,7 +161,7 @@ func testJob(a *protocol.Assignment) *testdriver.Job {
 	job := &testdriver.Job{Benchmarks: []testdriver.Bench{{Func: g.Func, Pattern: testdriver.ExactPattern(g.Name), Skip: testdriver.ExactSkip(g.Name)}}}
 	for _, p := range []struct {
 		name string
-		it   spec.Iterations
+		it   protocol.Phase
 	}{{protocol.PhaseWarmup, s.Warmup}, {protocol.PhaseMeasurement, s.Measurement}} {
 		if p.it.Iterations == 0 {
 			continue
@@ -196,7 +187,7 @@ func testBinaryArgs(a *protocol.Assignment) ([]string, map[string]string) {
 	flags := map[string]string{"cpu": "cpuprofile", "heap": "memprofile", "mutex": "mutexprofile", "block": "blockprofile"}
 	for _, kind := range s.Profilers {
 		if f, ok := flags[kind]; ok {
-			path := filepath.Join(a.ProfileDir, fmt.Sprintf("%s.fork%d.%s.pprof", unsafeChars.Get().ReplaceAllString(a.Run.Key, "_"), a.Fork, kind))
+			path := filepath.Join(a.ProfileDir, worker.ProfileBase(a.Run.Key, a.Fork)+"."+kind+".pprof")
 			profiles[kind] = path
 			args = append(args, "-test."+f+"="+path)
 		}
@@ -206,7 +197,7 @@ func testBinaryArgs(a *protocol.Assignment) ([]string, map[string]string) {
 
 // readResults reads the driver's output and emits each iteration's
 // result as an Iteration; it returns how many there were. A skip of the
-// benchmark is a *SkipError.
+// benchmark is a *worker.SkipError.
 func readResults(r io.Reader, a *protocol.Assignment, emit func(*protocol.Iteration) error) (int, error) {
 	s := &a.Run.Settings
 	g := a.Run.GoTest
@@ -232,7 +223,7 @@ func readResults(r io.Reader, a *protocol.Assignment, emit func(*protocol.Iterat
 			return n, fmt.Errorf("the test binary's driver ran %s iteration %d where %s iteration %d was due", blk.Phase, blk.Index, phase, index)
 		}
 		res, err := blockResult(blk, rd, g.Name)
-		var skip *SkipError
+		var skip *worker.SkipError
 		if errors.As(err, &skip) && n > 0 {
 			return n, fmt.Errorf("%s skipped itself in %s iteration %d, after %d iterations with results: %s", g.Name, phase, index, n, skip.Reason)
 		}
@@ -252,7 +243,7 @@ func readResults(r io.Reader, a *protocol.Assignment, emit func(*protocol.Iterat
 }
 
 // blockResult is the one result of the benchmark want in an iteration's
-// output: a skip of it or of a parent is a *SkipError, a failure an
+// output: a skip of it or of a parent is a *worker.SkipError, a failure an
 // error with go test's log, and a result of another benchmark, or none,
 // an error.
 func blockResult(blk *testdriver.Block, rd *testdriver.Reader, want string) (*benchfmt.Result, error) {
@@ -265,7 +256,7 @@ func blockResult(blk *testdriver.Block, rd *testdriver.Reader, want string) (*be
 	}
 	for _, s := range blk.Skips {
 		if covers(s.Name) {
-			return nil, &SkipError{Reason: s.Log}
+			return nil, &worker.SkipError{Reason: s.Log}
 		}
 	}
 	var found *benchfmt.Result
@@ -308,7 +299,7 @@ func resultIteration(res *benchfmt.Result, a *protocol.Assignment) (protocol.Ite
 		return protocol.Iteration{}, fmt.Errorf("%s: a result without iterations: %q", a.Run.GoTest.Name, res.Name)
 	}
 	s := &a.Run.Settings
-	it := testingIteration(res.Iters, nsPerOp*float64(res.Iters), metrics, a.Run.Mode,
+	it := worker.TestingIteration(res.Iters, nsPerOp*float64(res.Iters), metrics, a.Run.Mode,
 		float64(s.OpsPerInvocation), float64(max(s.Measurement.BatchSize, 1)))
 	if !found {
 		// b.ReportMetric(0, "ns/op") removes the time per op, which go

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/plan"
+)
+
+// suiteFlag registers --suite on the commands that read specs; its
+// default is the suite binary that handed its command line over
+// (protocol.EnvSuite).
+func suiteFlag(fs *flag.FlagSet) *string {
+	return fs.String("suite", os.Getenv(protocol.EnvSuite),
+		"the suite `binary` whose registered benchmarks the specs select (a main package calling benchspec.Main, built with go build)")
+}
+
+// Bounds of a suite's listing: a registry is small, and the listing runs
+// the suite's package initialisation, which is user code.
+const (
+	listingMax     = 16 << 20
+	listingTimeout = 2 * time.Minute
+)
+
+// withSuite returns reg with the registered benchmarks of the suite
+// binary at path, which its forks will run; "" leaves reg as it is.
+func (reg Registry) withSuite(ctx context.Context, e *Env, path string) (Registry, bool) {
+	if path == "" {
+		return reg, true
+	}
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		path = abs
+	}
+	benchmarks, err := ListSuite(ctx, path)
+	if err != nil {
+		e.Errorf("--suite %s: %v", path, err)
+		return reg, false
+	}
+	reg.Benchmarks = append(benchmarks, reg.Benchmarks...)
+	reg.Executable = path
+	return reg, true
+}
+
+// ListSuite asks the suite binary at path for its registered benchmarks
+// (protocol.EnvList).
+func ListSuite(ctx context.Context, path string) ([]plan.Benchmark, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0:
+		return nil, errors.New("not an executable file: a suite binary is a main package calling benchspec.Main, built with go build")
+	}
+	ctx, cancel := context.WithTimeout(ctx, listingTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path)
+	cmd.Env = append(executor.WithoutRoles(os.Environ(), nil), protocol.EnvList+"=1")
+	var stdout, stderr limitedBuffer
+	stdout.max, stderr.max = listingMax, 64<<10
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Dir = os.TempDir()
+	runErr := cmd.Run()
+	if stdout.over {
+		return nil, fmt.Errorf("its listing is over %d bytes: not a benchspec suite binary?", listingMax)
+	}
+	var l protocol.Listing
+	dec := json.NewDecoder(bytes.NewReader(stdout.Bytes()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil || runErr != nil {
+		why := "it did not list its benchmarks"
+		if runErr != nil {
+			why += " (" + runErr.Error() + ")"
+		}
+		if tail := bytes.TrimSpace(stderr.Bytes()); len(tail) > 0 {
+			why += ": " + string(tail)
+		}
+		return nil, errors.New(why + "; is it a suite binary (a main package calling benchspec.Main)?")
+	}
+	if l.Version != protocol.Version {
+		return nil, fmt.Errorf("it speaks version %d of the fork protocol and this benchspec program version %d: build the suite and the program from the same benchspec module", l.Version, protocol.Version)
+	}
+	out := make([]plan.Benchmark, 0, len(l.Benchmarks))
+	for _, r := range l.Benchmarks {
+		b := plan.Benchmark{Name: r.Name, Params: r.Params, Testing: r.Testing}
+		if len(r.IntParams) > 0 {
+			b.IntParams = map[string]bool{}
+			for _, n := range r.IntParams {
+				b.IntParams[n] = true
+			}
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// limitedBuffer keeps the first max bytes written to it and notes that
+// there were more.
+type limitedBuffer struct {
+	bytes.Buffer
+	max  int
+	over bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.Len(); len(p) > room {
+		b.over = true
+		b.Buffer.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
+}
+
+var _ io.Writer = (*limitedBuffer)(nil)

@@ -1,0 +1,74 @@
+package protocol
+
+import "time"
+
+// Run is what a fork needs to know of its run: which body, with which
+// parameters, in which mode, and how to time it. The parent's plan.Run
+// carries the rest (forks, environment, diagnostics, the spec it came
+// from); plan.Run.Fork makes this from it.
+type Run struct {
+	Index     int
+	Key       string
+	Benchmark string
+	Params    []Param
+	Mode      Mode
+	Settings  Settings
+	// GoTest is set for a package benchmark: the fork runs its test
+	// binary instead of a registered body.
+	GoTest *GoTest `json:",omitempty"`
+}
+
+// Settings are the settings that change how a fork measures.
+type Settings struct {
+	Threads           int // >= 1, or ThreadsMax
+	Warmup            Phase
+	Measurement       Phase
+	OpsPerInvocation  int
+	GCBeforeIteration bool
+	Profilers         []string
+}
+
+// Phase configures the warmup or the measurement iterations.
+type Phase struct {
+	Iterations int
+	Time       time.Duration
+	BatchSize  int
+}
+
+// ThreadsMax is Settings.Threads for `threads: max`: GOMAXPROCS of the
+// fork.
+const ThreadsMax = -1
+
+// GoTest is a benchmark of a Go package — a benchmark function or one of
+// its b.Run sub-benchmarks — run in the package's test binary (go test
+// -c, with benchspec's driver) rather than in the suite binary.
+type GoTest struct {
+	ImportPath string `json:"import_path"`
+	// Dir is the package's source directory: the test binary runs there,
+	// as under go test, so that testdata/ is found.
+	Dir string `json:"dir"`
+	// Binary is the test binary's path.
+	Binary string `json:"binary"`
+	// Func is the top-level benchmark function, "BenchmarkDecode".
+	Func string `json:"func"`
+	// Name is the benchmark as go test prints it without its
+	// -GOMAXPROCS suffix, "BenchmarkDecode/Digits/Huffman/1e4" (Func for
+	// a benchmark without sub-benchmarks): what include and exclude
+	// match, level by level, as go test -bench does. The benchmark's
+	// plan name is Name without the "Benchmark" prefix (PackageName).
+	Name string `json:"name"`
+	// Driver is the test function of benchspec's driver that can call
+	// Func (one per test package, internal or external).
+	Driver string `json:"driver"`
+	// Labels are the header lines the test binary printed before its
+	// first result (goos, goarch, pkg, cpu), in order, as printed:
+	// what `--format gobench` writes so that benchstat pairs its output
+	// with go test's.
+	Labels [][2]string `json:"labels,omitempty"`
+}
+
+// Param is one parameter's value in a run.
+type Param struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
