@@ -9,12 +9,12 @@
 # that the margin shows: how close sound benchmarks come to 3, and how
 # far below it the dead ones stay.
 #
-#   scripts/seeds-warnings.sh [RUNS] [OUTDIR]
+#   tools/scripts/seeds-warnings.sh [RUNS] [OUTDIR]
 #
 # About a minute and a half per run on 2 cores. Reports stay in OUTDIR
 # (default: a new temporary directory).
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 runs=${1:-3}
 out=${2:-$(mktemp -d)}
 mkdir -p "$out" || exit 2

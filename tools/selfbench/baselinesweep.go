@@ -13,7 +13,7 @@ import (
 )
 
 // envBaselineSweep, set to a number of processes per setting
-// (scripts/baseline-sweep.sh), makes the binary measure only how the
+// (tools/scripts/baseline-sweep.sh), makes the binary measure only how the
 // fork's empty-loop floor depends on the baseline's setting: for each
 // setting of envBaselineSettings (default sweepSettings), that many fresh
 // parts children (taking turns across settings), each measuring the

@@ -24,12 +24,12 @@
 # one is gone), and builds a driver there. Timings mean something only
 # on a quiet machine: the load average is printed before and after.
 #
-#   scripts/fork-timeline.sh [forks]     # default 30
+#   tools/scripts/fork-timeline.sh [forks]     # default 30
 #
 # Needs python3 (the insertion) and a Go toolchain.
 set -eu
 n=${1:-30}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git -C "$repo" archive HEAD | tar -x -C "$tmp"
@@ -42,7 +42,7 @@ import (
 	"time"
 )
 
-// Inserted by scripts/fork-timeline.sh.
+// Inserted by tools/scripts/fork-timeline.sh.
 var (
 	TraceMu     sync.Mutex
 	TraceEvents []TraceEvent
@@ -91,7 +91,7 @@ sub(root + '/executor/process.go', [
 ])
 EOF
 cat >"$tmp/zz_timeline/main.go" <<'EOF'
-// The driver of scripts/fork-timeline.sh: the parent's per-fork timeline on
+// The driver of tools/scripts/fork-timeline.sh: the parent's per-fork timeline on
 // the selfbench binary's fork.Minimal, and the floors.
 package main
 
@@ -237,7 +237,7 @@ import "fmt"
 func main() { fmt.Println("hello") }
 EOF
 cd "$tmp"
-go build -o "$tmp/selfbench" ./examples/selfbench
+go build -o "$tmp/selfbench" ./tools/selfbench
 go build -o "$tmp/hello" ./zz_hello
 go build -o "$tmp/timeline" ./zz_timeline
 echo "$(date -u '+%F %T UTC'), $(lscpu | sed -n 's/^Model name: *//p'), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,14 +4,14 @@
 // comparison side by side in one run, alternating A and B to cancel
 // drift. It prints a Markdown table on stdout and its progress on stderr:
 //
-//	go run ./examples/selfbench
+//	go run ./tools/selfbench
 //
 // It takes a little over two minutes on 2 cores, and warns when other
 // processes took more than 5 % of the CPUs meanwhile (the figures are then
 // disturbed). The binary is also an ordinary benchspec suite holding the
 // bodies it measures:
 //
-//	go run ./examples/selfbench run examples/selfbench/selfbench.yaml
+//	go run ./tools/selfbench run tools/selfbench/selfbench.yaml
 //
 // testing.B's figures come from testing.Benchmark run in a fresh process
 // of this binary each time, with -test.benchtime equal to benchspec's

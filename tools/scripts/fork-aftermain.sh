@@ -10,15 +10,15 @@
 # body to loop end: the iteration and its report, loop end to reaped).
 # Faults before main depend on where the linker put each package (a
 # change anywhere shifts them by a few): compare those with
-# scripts/start-ab.sh.
+# tools/scripts/start-ab.sh.
 #
-#   scripts/fork-aftermain.sh [BASE [NEW [ROUNDS]]]
+#   tools/scripts/fork-aftermain.sh [BASE [NEW [ROUNDS]]]
 #
 # BASE and NEW are commits (default HEAD~1 and HEAD; NEW may be "." for
 # the work tree), ROUNDS the forks per commit (default 30). Needs perf,
 # strace (to read the assignment a batch passes) and python3.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 base=${1:-HEAD~1} new=${2:-HEAD} rounds=${3:-30}
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
@@ -31,7 +31,7 @@ build() { # build REV NAME: the selfbench binary of REV
 		mkdir -p "$dir"
 		git archive "$rev" | tar -x -C "$dir"
 	fi
-	(cd "$dir" && GOFLAGS=-buildvcs=false go build -o "$tmp/fork-$2" ./examples/selfbench)
+	(cd "$dir" && pkg=./tools/selfbench && { [ -d "$pkg" ] || pkg=./examples/selfbench; } && GOFLAGS=-buildvcs=false go build -o "$tmp/fork-$2" "$pkg")
 }
 build "$base" base
 build "$new" new

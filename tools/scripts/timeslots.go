@@ -1,11 +1,11 @@
 //go:build ignore
 
-// timeslots.go tests, on the reports scripts/compare-rates.sh kept,
+// timeslots.go tests, on the reports tools/scripts/compare-rates.sh kept,
 // whether the forks of one batch are independent samples, which the
 // t-test of `benchspec compare` assumes, or share the machine's state
 // of the seconds they ran in.
 //
-//	go run scripts/timeslots.go OUTDIR [PHASE...]
+//	go run tools/scripts/timeslots.go OUTDIR [PHASE...]
 //
 // OUTDIR holds PHASE-I-a.json and PHASE-I-b.json for I = 1, 2, … (the
 // phases default to idle, hog and planted): a batch each, or, as
@@ -94,7 +94,7 @@ type fork struct {
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run scripts/timeslots.go OUTDIR [PHASE...]")
+		fmt.Fprintln(os.Stderr, "usage: go run tools/scripts/timeslots.go OUTDIR [PHASE...]")
 		os.Exit(2)
 	}
 	phases := os.Args[2:]

@@ -11,7 +11,7 @@ import (
 
 // selfbenchPackage is this program's import path, which forkRefs builds
 // again with other linker flags.
-const selfbenchPackage = "github.com/benchspec/benchspec/examples/selfbench"
+const selfbenchPackage = "github.com/benchspec/benchspec/tools/selfbench"
 
 // alignFlags link a binary with its segments on 2 MiB boundaries. On
 // Linux with large page-cache folios (ext4 and xfs since 6.x), the kernel
@@ -50,7 +50,7 @@ func buildForkRefs(ctx context.Context) (*forkRefs, error) {
 	}
 	r.hello, r.helloErr = goBuild(ctx, src, filepath.Join(dir, "hello.bin"), ".")
 	// From the working directory, which is in this module when selfbench
-	// runs as the README says (go run ./examples/selfbench) and in its
+	// runs as the README says (go run ./tools/selfbench) and in its
 	// tests.
 	r.aligned, r.alignedErr = goBuild(ctx, "", filepath.Join(dir, "selfbench-aligned"), alignFlags, selfbenchPackage)
 	return r, nil

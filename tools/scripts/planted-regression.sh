@@ -6,16 +6,16 @@
 # batches with no change. Expect exactly one change point, at batch 7,
 # for planted.Work and exit 1; then none and exit 0.
 #
-#   scripts/planted-regression.sh [OUTDIR]
+#   tools/scripts/planted-regression.sh [OUTDIR]
 #
 # Run it on a quiet machine: on a busy one the scores scatter by more
 # than the planted 8 %, each night's own error says so, and history
 # rightly finds nothing (on a shared Linux machine, `chrt -f 10
-# scripts/planted-regression.sh` as root lends the batches a quiet CPU
+# tools/scripts/planted-regression.sh` as root lends the batches a quiet CPU
 # for the minute they take). OUTDIR (default: a new temporary directory)
 # keeps the results directories and the HTML pages.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 bin=$out/bin

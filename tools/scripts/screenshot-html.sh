@@ -2,7 +2,7 @@
 # Takes a screenshot of an HTML report in headless Chromium, to look at
 # what a reader sees. Not used by CI (CI needs no browser).
 #
-#   scripts/screenshot-html.sh REPORT.html SHOT.png [WIDTH,HEIGHT]
+#   tools/scripts/screenshot-html.sh REPORT.html SHOT.png [WIDTH,HEIGHT]
 #
 # Chromium comes from Debian: apt-get update && apt-get install -y chromium
 set -euo pipefail

@@ -18,10 +18,10 @@
 # Before the loop changes: check out b59169e (the script on the old loop,
 # without the Invocations rows) and run it there.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 n=${1:-10}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/selfbench" ./examples/selfbench
+go build -o "$tmp/selfbench" ./tools/selfbench
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(lscpu 2>/dev/null | grep 'Model name' | tr -s ' '); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 SELFBENCH_LOOP_SPREAD=$n "$tmp/selfbench"

@@ -17,7 +17,7 @@ import (
 	"github.com/benchspec/benchspec/spec"
 )
 
-// envLoopSpread, set to a number of processes (scripts/loop-spread.sh
+// envLoopSpread, set to a number of processes (tools/scripts/loop-spread.sh
 // sets 10), makes the binary measure only the loop's spread across
 // processes: the empty loop and sqrt.Sunk, each in that many fresh
 // benchspec forks of its `for b.Loop()` and its `for range

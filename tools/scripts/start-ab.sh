@@ -6,7 +6,7 @@
 # weighs on both alike. Then, with FORKS=1, selfbench's item 4 (the
 # minimal fork, exec to reaped) of each, taking turns too.
 #
-#   scripts/start-ab.sh [BASE [NEW [ROUNDS]]]
+#   tools/scripts/start-ab.sh [BASE [NEW [ROUNDS]]]
 #
 # BASE and NEW are commits (default: HEAD~1 and HEAD; NEW may be "." for
 # the work tree), ROUNDS the bare processes per commit (default 200).
@@ -26,9 +26,9 @@
 # temporary directory, through -modfile: the module is not touched)
 # whose two package-level regexps are compiled on first use instead of
 # in its init: what that dependency's init costs every fork, e.g.
-# LAZY_YAML=1 scripts/start-ab.sh HEAD HEAD.
+# LAZY_YAML=1 tools/scripts/start-ab.sh HEAD HEAD.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 base=${1:-HEAD~1} new=${2:-HEAD} rounds=${3:-200}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -67,7 +67,7 @@ build() { # build REV NAME: the selfbench binary of REV
 		lazyyaml "$dir"
 		flags="$flags -modfile=$tmp/lazy.mod"
 	fi
-	(cd "$dir" && GOFLAGS="$flags" go build -o "$tmp/selfbench-$name" ./examples/selfbench)
+	(cd "$dir" && pkg=./tools/selfbench && { [ -d "$pkg" ] || pkg=./examples/selfbench; } && GOFLAGS="$flags" go build -o "$tmp/selfbench-$name" "$pkg")
 }
 build "$base" base
 build "$new" new

@@ -3,7 +3,7 @@
 # how often it finds a real change: the three experiments of the issue
 # "a compare that never cries wolf", in this order.
 #
-#   scripts/compare-rates.sh [PAIRS] [OUTDIR]
+#   tools/scripts/compare-rates.sh [PAIRS] [OUTDIR]
 #
 # Every pair is measured the way the README advises for comparing two
 # builds: alternate, then pool. A pair is ROUNDS rounds of (A batch,
@@ -11,7 +11,7 @@
 # with `benchspec merge --pool` (one run per benchmark, the forks of all
 # the side's batches), and the two pools are compared. On this VM a
 # batch's forks share the machine's state of the seconds they run in
-# (scripts/timeslots.go; the README's paragraph on --order interleaved),
+# (tools/scripts/timeslots.go; the README's paragraph on --order interleaved),
 # so two batches differ by more than their forks' spread says, and a
 # pair of single batches compared cries wolf (sqrt.Sunk +16.6 % A/A) or
 # misses a planted change. Alternating makes each side's forks come from
@@ -21,7 +21,7 @@
 # between the sides.
 #
 # 1. A/A, idle: PAIRS (default 10) pairs of the same seeds binary on both
-#    sides (scripts/compare-rates.yaml: the 8 seeds benchmarks that need
+#    sides (tools/scripts/compare-rates.yaml: the 8 seeds benchmarks that need
 #    no batches, in avgt, 1 fork × 3 × 100 ms after 2 of warmup), ROUNDS
 #    (default 3) rounds, so 3 forks a side, each pair compared at the
 #    default threshold (5 %). Every regression or improvement is a false
@@ -29,7 +29,7 @@
 #    significant (its p is at least 0.1), so no pair can raise one; the
 #    tally says how many Welch's test alone would have raised. ROUNDS=5
 #    tests a comparison that can give a verdict.
-# 2. Planted: PAIRS pairs of planted.Spin (scripts/compare-planted.yaml:
+# 2. Planted: PAIRS pairs of planted.Spin (tools/scripts/compare-planted.yaml:
 #    the same iterations, 2 forks a batch), PLANTED_ROUNDS (default 10)
 #    rounds, so 20 forks a side from 10 batches, the new side with
 #    SEEDS_SPIN_FACTOR=1.05 (5 % more work), compared at
@@ -53,7 +53,7 @@
 # 2 forks about 1.5 s, a planted pair about 30 s). Run it on an otherwise
 # idle machine; the load average is printed before each phase.
 #
-# At the end it prints what scripts/timeslots.go reads from the pooled
+# At the end it prints what tools/scripts/timeslots.go reads from the pooled
 # reports (each fork's start from the batch it came from, pooled_from):
 # whether the forks of a pooled side behave as independent samples.
 # Reports (NAME-I-R-a.json and -b.json for the batches of round R of
@@ -66,7 +66,7 @@ pairs=${1:-10}
 out=${2:-$(mktemp -d)}
 rounds=${ROUNDS:-3}
 planted_rounds=${PLANTED_ROUNDS:-10}
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out" || exit 2
 go build -o "$out/seeds" "$root/examples/seeds" || exit 2
 go build -o "$out/benchspec" "$root/cmd/benchspec" || exit 2
@@ -164,7 +164,7 @@ trap - EXIT
 echo "whole sweep: $((SECONDS - started)) s; reports in $out"
 # Whether the forks of a pooled side behave as independent samples
 # (README: "Comparing two builds: alternate, then pool").
-echo "fork independence (go run scripts/timeslots.go $out):"
+echo "fork independence (go run tools/scripts/timeslots.go $out):"
 (cd "$root" && go run ./scripts/timeslots.go "$out") || exit 2
 if [ "$met" = 1 ]; then
 	echo "targets met: 0 false alarms in both A/A phases, the planted slowdown found in at least 9 of 10"

@@ -4,7 +4,7 @@
 # benchspec's runs of a spec with include: '.', 1 fork, no warmup and one
 # measurement iteration of 10ms, by status, with every name compared.
 #
-#   scripts/gotest-census.sh [WORKDIR] [PACKAGE...]
+#   tools/scripts/gotest-census.sh [WORKDIR] [PACKAGE...]
 #
 # WORKDIR (default /tmp/census) gets a scratch module that requires the
 # third-party modules (through the module proxy), one spec per package,
@@ -12,7 +12,7 @@
 # table row per package. Heavy: run it on a quiet machine; it runs one
 # package at a time, under nice.
 set -u
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=${1:-/tmp/census}
 shift || true
 pkgs=("$@")

@@ -8,17 +8,17 @@
 # load average is printed). Also the start of the binary alone (`help`)
 # and of a Go hello world, the floor of any Go process here.
 #
-#   scripts/fork-faults.sh [selfbench binary]   # default: builds one
+#   tools/scripts/fork-faults.sh [selfbench binary]   # default: builds one
 #
 # Needs perf (perf stat). Prints one line per measurement.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin=${1:-}
 if [ -z "$bin" ]; then
 	bin=$tmp/selfbench
-	go build -o "$bin" ./examples/selfbench
+	go build -o "$bin" ./tools/selfbench
 fi
 for n in 1 21; do
 	cat >"$tmp/min$n.yaml" <<EOF

@@ -4,7 +4,7 @@
 #
 # For each setting (comma-separated NxD or NxD+Ww: N iterations of D per
 # loop form after W warmup iterations, W 1 when left out; default: the
-# list in examples/selfbench/baselinesweep.go), runs PROCESSES (default
+# list in tools/selfbench/baselinesweep.go), runs PROCESSES (default
 # 30) fresh processes, taking turns across settings, each measuring the
 # fork's calibration with that baseline and then the reference floors
 # (the fastest of 20 × 1 ms per form) in the same process, and prints
@@ -15,10 +15,10 @@
 # header says how much other processes used the CPUs meanwhile. Under
 # load for direction: `cpu-hog 1 60` (/work/shared/tools) beside it.
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 n=${1:-30}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/selfbench" ./examples/selfbench
+go build -o "$tmp/selfbench" ./tools/selfbench
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(lscpu 2>/dev/null | grep 'Model name' | tr -s ' '); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 SELFBENCH_BASELINE_SWEEP=$n SELFBENCH_BASELINE_SETTINGS=${2:-} "$tmp/selfbench"

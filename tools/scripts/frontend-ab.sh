@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # frontend-ab.sh compares the front end (spec.Parse + plan.Build) of two
-# commits, the way examples/selfbench's item 7 measures it: each case in
+# commits, the way tools/selfbench's item 7 measures it: each case in
 # a fresh process of the selfbench binary (its frontend child), the two
 # commits' processes alternating so that a drift of the machine weighs on
 # both alike; then plan's BenchmarkFrontEnd of both, alternating too.
 #
-#   scripts/frontend-ab.sh [BASE [NEW [ROUNDS]]]
+#   tools/scripts/frontend-ab.sh [BASE [NEW [ROUNDS]]]
 #
 # BASE and NEW are commits (default: HEAD~1 and HEAD; NEW may be "." for
 # the work tree), ROUNDS the processes per case and commit (default 10).
@@ -16,7 +16,7 @@
 # The load average is printed before each case: figures taken while it
 # is above 1.5 on 2 cores say little.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 base=${1:-HEAD~1} new=${2:-HEAD} rounds=${3:-10}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -29,7 +29,7 @@ build() { # build REV NAME: the selfbench binary and plan's test binary of REV
 		mkdir -p "$dir"
 		git archive "$rev" | tar -x -C "$dir"
 	fi
-	(cd "$dir" && GOFLAGS=-buildvcs=false go build -o "$tmp/selfbench-$name" ./examples/selfbench &&
+	(cd "$dir" && pkg=./tools/selfbench && { [ -d "$pkg" ] || pkg=./examples/selfbench; } && GOFLAGS=-buildvcs=false go build -o "$tmp/selfbench-$name" "$pkg" &&
 		GOFLAGS=-buildvcs=false go test -c -o "$tmp/plan-$name.test" ./plan)
 }
 build "$base" base

@@ -291,7 +291,7 @@ func baselineText(setting string) string {
 // command in a child process, its wall time over its configured
 // iteration time.
 func (d *driver) efficiency() error {
-	s, err := spec.Parse("examples/selfbench/efficiency.yaml", efficiencyYAML)
+	s, err := spec.Parse("tools/selfbench/efficiency.yaml", efficiencyYAML)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,7 @@
 # benchmarks within ±1 % (99.9 % error, forks as the unit), against the
 # smallest fixed forks × iterations plan that gets there.
 #
-#   scripts/precision-vs-fixed.sh [OUTDIR]
+#   tools/scripts/precision-vs-fixed.sh [OUTDIR]
 #
 # Environment: BENCH, a regexp of seeds benchmarks (default
 # '^(planted\.Spin|sqrt\.Sunk|virtual\.Call)$'); ERROR, the target
@@ -27,7 +27,7 @@
 # the reports in OUTDIR (default: a new temporary directory). Takes a few
 # minutes per benchmark on 2 cores; run it on an otherwise idle machine.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$(mktemp -d)}
 bench=${BENCH:-'^(planted\.Spin|sqrt\.Sunk|virtual\.Call)$'}
 target=${ERROR:-1%}

@@ -33,7 +33,7 @@ func newHarness(ctx context.Context, log func(string, ...any)) (*harness, error)
 	if err != nil {
 		return nil, err
 	}
-	s, err := spec.Parse("examples/selfbench/selfbench.yaml", selfbenchYAML)
+	s, err := spec.Parse("tools/selfbench/selfbench.yaml", selfbenchYAML)
 	if err != nil {
 		return nil, err
 	}
