@@ -160,7 +160,7 @@ func (d *driver) accuracy() error {
 				name, pct(diff), spread, envInProcess, envRounds)
 		}
 		if ld := lm/tn - 1; math.Abs(ld) > 0.03 {
-			d.res.note("%s in `for b.Loop()`: %s against `for range b.N` (forks %s): that form loads, increments and stores its counter in B on every invocation, a chain from one invocation to the next that `for range b.N` and `for range b.Invocations()` keep in a register; on a body of a few nanoseconds it shows (README, `for range b.Invocations()`).",
+			d.res.note("%s in `for b.Loop()`: %s against `for range b.N` (forks %s): that form loads, increments and stores its counter in B on every invocation, a chain from one invocation to the next that `for range b.N` and `for range b.Invocations()` keep in a register; on a body of a few nanoseconds it shows (docs/writing.md, the loop forms).",
 				name, pct(ld), spreadOf(lscores))
 		}
 		d.res.add(row{

@@ -50,7 +50,7 @@ func buildForkRefs(ctx context.Context) (*forkRefs, error) {
 	}
 	r.hello, r.helloErr = goBuild(ctx, src, filepath.Join(dir, "hello.bin"), ".")
 	// From the working directory, which is in this module when selfbench
-	// runs as the README says (go run ./tools/selfbench) and in its
+	// runs as docs/performance.md says (go run ./tools/selfbench) and in its
 	// tests.
 	r.aligned, r.alignedErr = goBuild(ctx, "", filepath.Join(dir, "selfbench-aligned"), alignFlags, selfbenchPackage)
 	return r, nil
