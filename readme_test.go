@@ -14,6 +14,7 @@ import (
 
 // goBlock is one ```go block of a Markdown file.
 type goBlock struct {
+	File     string // the Markdown file, relative to the repository's root
 	Line     int    // the 1-based line of the block's first line of code
 	Code     string // the block's text
 	Fragment bool   // marked <!-- fragment --> on the line before the fence
@@ -44,10 +45,14 @@ func goBlocks(md string) []goBlock {
 }
 
 // source is the file a block compiles as: a //line directive makes the
-// compiler report positions in README.md, and a fragment is wrapped in
-// package main (with a main function unless it has one).
+// compiler report positions in the Markdown file, and a fragment is
+// wrapped in package main (with a main function unless it has one).
 func (b goBlock) source() string {
-	code := fmt.Sprintf("//line README.md:%d:1\n%s", b.Line, b.Code)
+	file := b.File
+	if file == "" {
+		file = "README.md"
+	}
+	code := fmt.Sprintf("//line %s:%d:1\n%s", file, b.Line, b.Code)
 	if !b.Fragment {
 		return code
 	}
@@ -72,21 +77,41 @@ func TestGoBlocks(t *testing.T) {
 	}
 }
 
-// TestReadmeGoBlocksCompile builds every ```go block of README.md as a
-// main package of a module of its own that requires this one through a
-// replace directive, as a user's module would (see the README's "Use it
-// in your module"). Errors are reported at their README.md lines.
+// docFiles are the user documentation: README.md and docs/*.md.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) == 0 {
+		t.Fatal("no docs/*.md")
+	}
+	return append([]string{"README.md"}, docs...)
+}
+
+// TestReadmeGoBlocksCompile builds every ```go block of README.md and
+// docs/*.md as a main package of a module of its own that requires this
+// one through a replace directive, as a user's module would (see the
+// README's "Use it in your module"). Errors are reported at their
+// Markdown lines.
 func TestReadmeGoBlocksCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build: runs without -short")
 	}
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+	var blocks []goBlock
+	for _, file := range docFiles(t) {
+		md, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range goBlocks(string(md)) {
+			b.File = filepath.ToSlash(file)
+			blocks = append(blocks, b)
+		}
 	}
-	blocks := goBlocks(string(readme))
 	if len(blocks) == 0 {
-		t.Fatal("README.md has no ```go blocks")
+		t.Fatal("README.md and docs/ have no ```go blocks")
 	}
 	root, err := filepath.Abs(".")
 	if err != nil {
@@ -117,8 +142,8 @@ func TestReadmeGoBlocksCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("go.sum", string(sum))
-	for _, b := range blocks {
-		write(fmt.Sprintf("line%d/main.go", b.Line), b.source())
+	for i, b := range blocks {
+		write(fmt.Sprintf("block%d/main.go", i), b.source())
 	}
 	// -mod=mod lets go complete the module's requirements from this
 	// module's go.mod; GOPROXY=off keeps it to the module cache.
@@ -126,6 +151,6 @@ func TestReadmeGoBlocksCompile(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("README.md's Go blocks (%d) do not build: %v\n%s", len(blocks), err, out)
+		t.Errorf("the Go blocks of README.md and docs/ (%d) do not build: %v\n%s", len(blocks), err, out)
 	}
 }

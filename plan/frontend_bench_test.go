@@ -13,7 +13,7 @@ import (
 // plan.Build at scale: entries=N is a spec of N entries against 1 000
 // registered benchmarks, runs=N one entry whose params expand to N runs.
 // Its time per op should grow linearly with N (issue: 10 000 entries and
-// 100 000 runs each within 0.3 s); examples/selfbench reports the same
+// 100 000 runs each within 0.3 s); tools/selfbench reports the same
 // cases with the peak memory of a fresh process.
 func BenchmarkFrontEnd(b *testing.B) {
 	for _, n := range []int{1000, 10000} {

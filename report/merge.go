@@ -36,27 +36,16 @@ func (e *MergeError) Error() string {
 }
 
 // Merge combines reports of disjoint runs — the shards of one plan, or
-// the reports of several specs — into one:
-//
-//   - Runs keep their input order, the inputs in the order given. A key
-//     that two inputs hold is a collision: Merge returns a *MergeError
-//     listing them all and no report, because keeping either run would
-//     drop a measurement silently.
-//   - Specs are the union of the inputs' specs (same path and hash once).
-//   - Suite is the inputs' suite names, distinct, joined with "+".
-//   - Label is the inputs' labels, distinct, joined with "+"; Sources
-//     are the union of the inputs' sources, in input order.
-//   - Complete holds when every input is complete.
-//   - Env is the first input's, with the earliest Start and the latest
-//     End. Inputs measured elsewhere (another GOOS, GOARCH, CPU, Go version
-//     or tool version) are merged all the same, with a warning each, since
-//     their numbers are not comparable with one another.
-//   - Order is the inputs' order when they all ran in the same one.
-//   - Shards (reports with Shard) merge into the whole plan's report, its
-//     runs in plan order, only when they are parts of one plan: else a
-//     *ShardError and no report. Parts or runs that are missing make an
-//     *IncompleteError naming them, returned with the merged report
-//     marked incomplete (see shards.go).
+// the reports of several specs — into one, runs in input order. A key
+// that two inputs hold is a collision: a *MergeError lists them all and
+// there is no report, because keeping either run would drop a
+// measurement silently. Specs, sources, suite names and labels are
+// united; Env is the first input's with the earliest Start and latest
+// End, and inputs measured on another machine or toolchain merge with a
+// warning each. Shards merge into the whole plan's report, in plan
+// order, only when they are parts of one plan (else *ShardError); missing
+// parts or runs give an *IncompleteError with the report marked
+// incomplete (shards.go).
 func Merge(inputs []Named) (*Report, []string, error) {
 	if len(inputs) == 0 {
 		return nil, nil, fmt.Errorf("report: nothing to merge")

@@ -34,41 +34,22 @@ func (e *PoolError) Error() string {
 	return "report: cannot pool: " + strings.Join(e.Problems, "\n")
 }
 
-// Pool combines several reports of the same build on the same machine —
-// batches run one after another, typically alternating with the batches
-// of another build, so that each side's forks sample many of the
-// machine's time slots — into one report whose runs hold the forks of
-// that run from every input:
+// Pool combines batches of one build on one machine — run in turn with
+// another build's, so that each side's forks sample many of the
+// machine's time slots — into one report as if one batch had run every
+// fork. A run's forks are the union of the inputs' (numbered on, each
+// with Fork.Pooled saying where it came from), and its statistics and
+// diagnostics are computed again by Build's own code (buildRun). A run
+// failed in any input is failed; skipped in some and run in others, it is
+// failed too; held by only some inputs, it is pooled from those with a
+// warning. Env is the first input's, with the earliest Start, the latest
+// End and the environment check of the busiest input: a pool is only as
+// trustworthy as its worst batch.
 //
-//   - A run's forks are the union of its forks in the inputs, in input
-//     order, numbered on from the first input's (1, 2, then 3, 4, …; so
-//     a later input's warmup forks follow the earlier inputs' measured
-//     ones); each records where it came from (Fork.Pooled). The run's
-//     settings.forks and warmup_forks are the inputs' sums.
-//   - An ok run's statistics, errors, variance components and
-//     diagnostics are computed again from the pooled forks by the code
-//     Build uses (buildRun), as if one batch had run them all.
-//   - A run that failed in any input is failed in the pool, with the
-//     input and its error; a run skipped in every input is skipped, and
-//     one skipped in some inputs and run in others is failed, as Build
-//     has it for forks of one batch. Its forks are kept, renumbered.
-//   - A run that only some inputs hold is pooled from those, with a
-//     warning naming the inputs that lack it.
-//   - Env is the first input's, with the earliest Start, the latest End,
-//     the timer's medians over all the pooled forks and the environment
-//     check of the input measured on the busiest machine (the most
-//     warnings, then the highest load average): a pool is only as
-//     trustworthy as its worst batch.
-//
-// The inputs must be the same measurement, else a *PoolError lists every
-// difference and there is no report: the same suite and sources; the
-// same tool and Go version, GOOS, GOARCH, CPU, CPU count, GOMAXPROCS and
-// host; and per run the same benchmark, params, mode, threads, go test
-// package and settings, except the number of forks (a fork measures the
-// same whatever the count). Shards (merge them first), sample mode (the
-// report keeps its samples merged over the forks, not per fork) and runs
-// with a precision target (their record of why they stopped belongs to
-// one batch) are refused too.
+// Inputs that are not the same measurement (suite, sources, toolchain,
+// machine; per run anything but the number of forks), shards, sample
+// mode and precision runs give a *PoolError listing every difference,
+// and no report.
 func Pool(inputs []Named) (*Report, []string, error) {
 	if len(inputs) == 0 {
 		return nil, nil, fmt.Errorf("report: nothing to pool")

@@ -52,6 +52,8 @@ func TestSchemasCompileElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	more, _ := filepath.Glob("../examples/*/specs/*.yaml")
+	lab, _ := filepath.Glob("../tools/*/*.yaml")
+	more = append(more, lab...)
 	n := 0
 	for _, path := range append(specs, more...) {
 		data, err := os.ReadFile(path)

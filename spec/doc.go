@@ -1,48 +1,16 @@
 // Package spec reads benchspec spec files: YAML in, a typed, validated
-// Spec out, with the built-in defaults, the spec's `defaults:` and each
-// entry's own keys resolved into one Settings per entry.
+// Spec out, the built-in defaults, the spec's `defaults:` and each
+// entry's keys resolved into one Settings per entry.
 //
-// The package is strict on purpose. A spec is checked against the JSON
-// Schema in package schemas (the single source of keys, types, enums and
-// ranges, also usable by editors) and then for what a schema cannot say:
-// that durations are Go durations within sane bounds and that include and
-// exclude are valid RE2. Unknown keys, duplicate keys, a second YAML
-// document and YAML 1.1 surprises are errors, not warnings. Every problem
-// is reported at once, each as path:line:col: message, and a spec with any
-// problem yields no Spec at all.
+// It is strict on purpose, because a spec is input: the JSON Schema in
+// package schemas is the single source of keys, types and ranges (editors
+// use it too); durations and RE2 patterns are checked beyond it; unknown
+// or duplicate keys, a second document and YAML 1.1 surprises are errors;
+// alias expansion is bounded. Every problem is reported at once as
+// path:line:col: message, and a spec with any problem yields no Spec.
+// Overrides go key by key (env variable by variable).
 //
-// YAML is read with 1.2 typing: a quoted "3" is a string, yes and no are
-// strings. Anchors, aliases and merge keys (<<) work; their expansion is
-// bounded so that a hostile file cannot exhaust memory. Files must be
-// UTF-8.
-//
-// Overrides go key by key: `warmup: {time: 2s}` in an entry changes only
-// the warmup time, env is merged variable by variable, and params replace
-// the registered values of only the parameters they name.
-//
-// Settings is the one type the settings keys decode into; the plan, the
-// forks and the JSON report carry it as is, and its JSON names are the
-// spec's keys. Adding a key means: the key in schemas/spec.schema.json
-// (under defaults, entry and definitions) and in result.schema.json's
-// run settings, the field with its JSON name, its decoder in settingKeys
-// (phaseKeys, diagKeys), a line in the test's nonDefault table, and the
-// code that uses it. TestEverySchemaKeyReachesSettings fails until the
-// field and decoder exist; the report's schema test fails until the
-// result schema has it.
-//
-// Large specs (10 000 entries, about 820 KiB) parse in time and memory
-// linear in their size, with most of the cost in yaml.v3's decoding.
-// A file of 64 KiB or more that ends with its `benchmarks:` block list is
-// decoded in two halves at once, split before an item line near the
-// middle (split.go: any doubt or error, and it is decoded whole), and its
-// entries are built on two goroutines. What keeps the rest small: the
-// schema validates one entry per shape (quickValid), the Spec's positions
-// are looked up member by member from each entry's YAML node rather than
-// by JSON pointer from the root, and pointers, paths and decoders are
-// made only for values that are there or errors that need them.
-// BenchmarkParse measures Parse alone, plan's BenchmarkFrontEnd Parse
-// and plan.Build together.
-//
-// Mode is the closed set of benchmark modes; what varies by mode is its
-// methods (mode.go).
+// Adding a key: the schema (spec and result), the Settings field with its
+// JSON name, its decoder in settingKeys, a line in the test's nonDefault
+// table; TestEverySchemaKeyReachesSettings fails until they exist.
 package spec

@@ -23,7 +23,7 @@ func runHistory(e *cli.Env, args []string) int {
 			"suites) and makes one time series per run: benchmark, params, threads and\n"+
 			"mode, a point per batch in the order the batches ran. It finds the change\n"+
 			"points of each series (E-Divisive means with Student's t-test, as Hunter\n"+
-			"and Apache Otava: see the README) and shows per series the last value,\n"+
+			"and Apache Otava: see docs/statistics.md) and shows per series the last value,\n"+
 			"the trend and the change points, with the revisions and labels either\n"+
 			"side. A summary of each report is kept in DIR/SUITE/"+index.Name+",\n"+
 			"rebuilt from the reports when missing or stale. With --fail-on-regression\n"+

@@ -26,7 +26,7 @@ import (
 	"github.com/benchspec/benchspec/internal/cli"
 )
 
-// Exit statuses shared by all commands, as the usage and the README state.
+// Exit statuses shared by all commands, as the usage and docs/reference.md state.
 const (
 	exitOK    = cli.ExitOK
 	exitFail  = cli.ExitFail

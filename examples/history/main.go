@@ -9,7 +9,7 @@
 //	done
 //	go run ./cmd/benchspec history results --fail-on-regression
 //
-// scripts/planted-regression.sh runs the whole demonstration: six
+// tools/scripts/planted-regression.sh runs the whole demonstration: six
 // batches at 1.00, six at 1.08.
 package main
 

@@ -44,7 +44,7 @@ benchmarks:
 // and each night's own spread rightly says so. So the change points are
 // asserted on the same twelve reports with their scores set to the
 // planted levels and a quiet machine's 1 % noise (historytest), once
-// with the step and once without; scripts/planted-regression.sh shows
+// with the step and once without; tools/scripts/planted-regression.sh shows
 // the real timings on a quiet machine.
 func TestPlantedRegressionEndToEnd(t *testing.T) {
 	if testing.Short() {

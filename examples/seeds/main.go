@@ -80,7 +80,7 @@ func init() {
 	// steps, 2000 × SEEDS_SPIN_FACTOR of them (default 1), each waiting
 	// for the one before, so its cost follows the factor. Run a base with
 	// the factor unset and a new report with SEEDS_SPIN_FACTOR=1.05, and
-	// compare must call it a 5 % regression (scripts/compare-rates.sh).
+	// compare must call it a 5 % regression (tools/scripts/compare-rates.sh).
 	benchspec.Register("planted.Spin", func(b *benchspec.B) {
 		steps := spinSteps(os.Getenv("SEEDS_SPIN_FACTOR"))
 		x := uint64(1)

@@ -10,32 +10,15 @@ import (
 )
 
 // deadCode fires when one call of the body costs less than DeadCodeRatio
-// times an empty loop iteration of its own fork: each fork measures the
-// empty body before its benchmark, in both loop forms
-// (TimerCalibration.BaselineNs and BaselineInvocationsNs), and an empty
-// loop iteration takes about one cycle, so below three times it the body
-// adds less than about two cycles — its work was compiled away, or it is
-// too small to measure.
-//
-// The empty loop's cost is the fork's floor, the fastest of its baseline
-// iterations in either form (TimerCalibration.BaselineFloorNs):
-// interference only ever adds time to an empty loop, so the fastest
-// iteration is the one it touched least, and a spell that slows most of
-// the baseline leaves the floor where it is, where it moved the median
-// (in 40 idle seeds runs, counter.Inc1 and counter.Inc2 each drew a false
-// DEAD_CODE at 2.9× that way). Either form, because the fork measures
-// before its body shows which form it uses: the cheaper one is the lower
-// floor, so DEAD_CODE fires less often against it, never more (a false
-// alarm is the worse error). Each fork is compared with its own floor,
-// because the cost of a loop iteration is a property of the process
-// (where its code and data landed): a body measured in a fork whose loop
-// ran slow, against the baseline of a fork whose loop ran fast, looks
-// alive or dead by accident. Every measured iteration's call time is
-// divided by its own fork's floor, and the median of these ratios over
-// all forks decides, so that neither a preempted iteration nor one
-// disturbed fork does. Load that lasts slows the body's iterations too,
-// which raises the ratio; only a spell that covers every baseline
-// iteration of a fork, in both forms, and spares its body lowers it.
+// times an empty loop iteration of its own fork (about one cycle): the
+// body adds less than about two cycles, so its work was compiled away or
+// is too small to measure. The empty loop's cost is the fork's floor, the
+// fastest of its baseline iterations in either loop form: interference
+// only adds time, so a slow spell moves the baseline's median but not its
+// floor, and the cheaper form's floor fires less often, never more. Each
+// fork is judged against its own floor, because a loop iteration's cost
+// is the process's; the median of the per-iteration ratios over all forks
+// decides, so neither a preempted iteration nor one disturbed fork does.
 func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 	var floors, loops, invs, base, calls, rel, ratios []float64
 	for i := range in.Forks {

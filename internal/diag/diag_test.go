@@ -441,11 +441,11 @@ func TestNiceCeil(t *testing.T) {
 	}
 }
 
-// The codes are the ones the schemas and the README document: a spec may
-// ignore exactly the run diagnostics (spec.schema.json's diagnostic_code
-// enum); a report carries those and the environment checks
-// (result.schema.json's diagnostic code enum), whose description explains
-// each; the README's table and environment paragraph name each.
+// The codes are the ones the schemas and docs/diagnostics.md document: a
+// spec may ignore exactly the run diagnostics (spec.schema.json's
+// diagnostic_code enum); a report carries those and the environment
+// checks (result.schema.json's diagnostic code enum), whose description
+// explains each; docs/diagnostics.md's tables name each.
 func TestCodesAreDocumented(t *testing.T) {
 	var specSchema struct {
 		Definitions struct {
@@ -470,7 +470,7 @@ func TestCodesAreDocumented(t *testing.T) {
 	if err := json.Unmarshal(schemas.Result, &resultSchema); err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/diagnostics.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,8 +488,8 @@ func TestCodesAreDocumented(t *testing.T) {
 		if !strings.Contains(code.Description, c+" (") && !strings.Contains(code.Description, c+",") {
 			t.Errorf("result.schema.json: the description of a diagnostic's code does not explain %s", c)
 		}
-		if !bytes.Contains(readme, []byte("`"+c+"`")) {
-			t.Errorf("README.md does not name `%s`", c)
+		if !bytes.Contains(doc, []byte("`"+c+"`")) {
+			t.Errorf("docs/diagnostics.md does not name `%s`", c)
 		}
 	}
 }

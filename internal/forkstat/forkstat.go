@@ -1,34 +1,18 @@
 // Package forkstat is the statistical model every number of a report is
-// judged by: forks are the experimental unit.
+// judged by: forks are the experimental unit (Kalibera and Jones,
+// "Rigorous Benchmarking in Reasonable Time", ISMM 2013). A process keeps
+// its memory layout, code placement and core for all its iterations, so
+// a run's values are iterations nested in forks, with two variance
+// components: σ²w within a fork and σ²b between forks. A fork mean of n
+// iterations varies by σ²b + σ²w/n: more iterations shrink only the
+// second term, more forks both.
 //
-// The package is opinionated, after Kalibera and Jones, "Rigorous
-// Benchmarking in Reasonable Time" (ISMM 2013). A fresh process draws its
-// own memory layout, code placement, core and start-up state, and keeps
-// them for all its iterations: iterations inside one fork share that draw
-// and are not independent samples of the score. The values of a run are
-// therefore a two-level design, iterations nested in forks, described by
-// two variance components: σ²w, how far one iteration strays from its
-// fork's mean, and σ²b, how far the fork's own mean strays from the true
-// one. A fork mean of n iterations varies by σ²b + σ²w/n, so iterations
-// only shrink the second term; only more forks shrink the first.
-//
-// Intervals are Student-t intervals over the fork means with forks−1
-// degrees of freedom. For a balanced design (every fork the same number
-// of iterations, which is what a plan runs) and normal fork means this is
-// the exact interval of the two-level random-effects model, whatever the
-// components' ratio, and it needs no resampling, so a report is a pure
-// function of its data. Kalibera and Jones's hierarchical bootstrap
-// makes fewer distributional assumptions, but with the 2–10 forks a
-// benchmark can afford it is unstable at the 99.9 % level (a bootstrap
-// of three fork means has ten distinct values) and it is random. The
-// price of t is honest width: with 2 forks t(0.9995, 1) is 636.6, with 3
-// it is 31.6, with 10 it is 4.8. That is what two processes can say about
-// a third.
-//
-// The components themselves are the one-way random-effects ANOVA
-// estimates (unbalanced groups through the effective group size n0),
-// with σ²b clamped at 0. They are reported, and they size a plan (Forks
-// and OptimalIterations), but the interval does not depend on them.
+// Intervals are Student-t over the fork means (forks−1 degrees of
+// freedom): exact for the balanced design a plan runs, and deterministic,
+// where a hierarchical bootstrap of 2–10 fork means is unstable at 99.9 %
+// and random. The components (one-way random-effects ANOVA, σ²b clamped
+// at 0) are reported and size a plan (Forks, OptimalIterations), but the
+// interval does not depend on them.
 package forkstat
 
 import (

@@ -1,31 +1,13 @@
 // Package format renders a report.Report in the formats a reader asks
-// for. Each format is one small type behind one interface, Renderer,
-// looked up by name with New; Names lists them:
+// for: text, markdown, csv, json, jmh and gobench, each one small type
+// behind Renderer, looked up by name with New.
 //
-//   - text: JMH's result table (Text);
-//   - markdown: the same table for a pull-request comment (Markdown);
-//   - csv: JMH's `-rf csv` columns, failed runs kept (CSV);
-//   - json: the lossless report, report.Write (JSON);
-//   - jmh: JMH's own `-rf json`, for the tools made for JMH (JMH);
-//   - gobench: the Go benchmark format, for benchstat (GoBench).
-//
-// The tables — text, markdown, csv, and html in internal/format/html —
-// read the same rows and footnotes (Rows): a run's primary metric, its
-// secondary metrics by name, failed runs as a "FAILED [n]" row whose
-// reason is footnote n, and each diagnostic of a run a footnote marked
-// after the unit of the run's row. In every format a number that does not
-// exist is absent — null in JSON, an empty CSV field, no result line —
-// never NaN or a string; failed runs are listed with their reason, except
-// in jmh and gobench, whose readers expect only results (JMH leaves
-// failed benchmarks out too).
-//
-// html is not here but in internal/format/html, which only cmd/benchspec
-// imports: its charts link gonum/plot and its fonts, and every suite
-// binary — hence every fork, which is a suite binary started afresh —
-// pays the start-up cost of what it links. A suite writes JSON and
-// `benchspec report --format html` draws the page. For the same reason
-// the text table is aligned here (columns.go) rather than by a table
-// library whose package initialisation cost every fork ~2 ms.
+// The tables (text, markdown, csv, and html in internal/format/html) read
+// the same rows and footnotes (Rows): a failed run is a "FAILED [n]" row
+// whose reason is footnote n, and each diagnostic a footnote after the
+// unit. A number that does not exist is absent in every format, never NaN
+// or a string. html lives in its own package because its charts link
+// gonum/plot and fonts, which only the parent program should pay for.
 package format
 
 import (

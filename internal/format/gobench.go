@@ -19,49 +19,20 @@ import (
 
 // GoBench writes the Go benchmark format
 // (golang.org/design/14313-benchmark-format) with benchfmt, so that
-// `benchstat base.txt new.txt` compares two reports directly.
+// `benchstat base.txt new.txt` compares two reports directly. Each
+// measurement iteration of each measured fork is one line, so benchstat
+// sees forks × iterations samples, like the score's Cnt.
 //
-// Each measurement iteration of each measured fork is one result line,
-// so benchstat sees forks × iterations samples, like the score's Cnt:
-//
-//	BenchmarkName/param=value-GOMAXPROCS  ops  value unit  [value metric ...]
-//
-// The name is the one `go test` gives the benchmark's twin (goTestName):
-// a registered "concat.Sprintf" is "BenchmarkConcat/Sprintf", as
-// BenchmarkConcat's b.Run("Sprintf", …) prints; a `package:` entry's
-// name is go test's already ("Encode", "Parse/v1.2") and stays. Then come "/name=value" per parameter
-// in name order ('/' and whitespace in values become '_'), as b.Run
-// names parameter sub-benchmarks by convention, then "-GOMAXPROCS" of the
-// forks unless it is 1. The iteration count is the iteration's number of
-// operations, rounded.
-//
-// Units: avgt, sample and ss write ns/op whatever the spec's time_unit
-// (benchstat shows it as sec/op); thrpt writes ops/s with a "Unit ops/s
-// better=higher" line, so benchstat knows which way is better. Sample
-// mode's value is the mean of the iteration's samples. Per-iteration
-// secondary metrics follow on the same line under their names; metrics
-// reported once per fork appear on the fork's first line only, so their
-// sample count is the number of forks. Sample mode's percentiles are not
-// written: benchstat computes its own summaries.
-//
-// File configuration is what `go test` writes: goos, goarch, pkg and
-// cpu — for a package benchmark the lines its test binary printed (pkg:
-// its import path), for a registered one the suite name as pkg and the
-// CPU as go test names it (internal/host: the brand string, trailing
-// spaces kept). Only pkg then tells a benchspec file from a `go test
-// -bench` file of the same machine, so `benchstat -ignore pkg
-// gotest.txt benchspec.txt` lines a benchmark up with its go test twin
-// in one row. The mode and threads, which change what a number means,
-// are name keys instead, written only when they differ from what `go
-// test` measures: "/mode=thrpt" (sample, ss) and "/threads=N" for N > 1.
-// Warmup, measurement and fork settings are not written: benchstat would
-// put results that differ in them in separate tables, yet comparing
-// across them is the point of a baseline.
-// Values are rounded to 6 significant digits (no float noise such as
-// 3.7680000000000002).
-//
-// Failed runs have no result lines; like `go test`, a "--- FAIL:" line
-// with the reason stands in their place, which benchstat ignores.
+// Names are the ones `go test` gives the benchmark's twin (goTestName:
+// "concat.Sprintf" is "BenchmarkConcat/Sprintf"), then "/name=value" per
+// parameter, "/mode=…" unless avgt and "/threads=N" for N > 1 (they change
+// what a number means), then "-GOMAXPROCS". File configuration is what
+// `go test` writes (goos, goarch, pkg, cpu; pkg is the suite's name for
+// registered benchmarks), so `benchstat -ignore pkg` lines a benchmark up
+// with its go test twin. Units are ns/op, or ops/s with better=higher for
+// thrpt. Settings such as warmup and forks are not written: benchstat
+// would split on them, yet comparing across them is a baseline's point.
+// Failed runs get go test's "--- FAIL:" line instead of results.
 type GoBench struct{}
 
 // Render writes r in the Go benchmark format to w.

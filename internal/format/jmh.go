@@ -23,42 +23,19 @@ var jmhPercentiles = []struct {
 	{"99.99", 0.9999}, {"99.999", 0.99999}, {"99.9999", 0.999999}, {"100.0", 1},
 }
 
-// JMH writes JMH's own JSON result format (`-rf json`, as JMH
-// 1.37 writes it), so that tools made for JMH read benchspec results:
-// JMH Visualizer, github-action-benchmark (`tool: jmh`), Bencher's
-// java_jmh adapter. The mapping:
-//
-//   - One object per run that did not fail, in run order. Failed runs are
-//     left out, as JMH leaves out benchmarks that failed; the JSON report
-//     keeps them.
-//   - benchmark is the registered name unchanged. JMH Visualizer groups by
-//     the part before the last dot, so "log.Classic" is class "log",
-//     method "Classic"; a name without a dot has an empty class.
-//   - params are the run's params (values as strings, as JMH writes them);
-//     the key is left out when there are none, as JMH does.
-//   - jmhVersion is JMHVersion, the format followed, not a JMH that ran.
-//     The JVM fields describe the Go side: jvm is "benchspec" and the tool
-//     version, jvmArgs the run's fork environment as KEY=VALUE (the jvmArgs
-//     of Go), jdkVersion and vmVersion the Go version, vmName "Go".
-//   - warmupTime and measurementTime are written like JMH's TimeValue
-//     ("200 ms"); forks is the number of measured forks (0: in-process).
-//   - primaryMetric has JMH's ten scorePercentiles ("0.0" … "100.0").
-//     rawData holds the measurement iteration scores per measured fork; in
-//     sample mode there is rawDataHistogram instead, holding the merged
-//     histogram of all measured forks as one fork with one iteration of
-//     [value, count] pairs, because the report keeps the merged
-//     distribution only.
-//   - scoreError and scoreConfidence are JMH's: the report's
-//     iteration_error, over all iterations as if independent, not its
-//     score_error, which counts forks. Tools made for JMH read them as
-//     JMH's numbers.
-//   - secondaryMetrics are the run's secondary metrics under their names
-//     (sample mode's "p0.50" …, like JMH since 1.33 without the "·").
-//
-// Where JMH writes a number that does not exist as the string "NaN" (the
-// error of a score from a single iteration, its confidence interval),
-// this renderer writes null: JSON has no report.NaN, and a string where a number
-// belongs breaks typed readers either way.
+// JMH writes JMH's own JSON result format (`-rf json`, as JMH 1.37 writes
+// it), so that tools made for JMH read benchspec results: JMH Visualizer,
+// github-action-benchmark (`tool: jmh`), Bencher's java_jmh adapter.
+// Failed runs are left out, as JMH leaves out failed benchmarks. The
+// names JMH Visualizer groups by are the registered names (class "log",
+// method "Classic"); the JVM fields describe the Go side (jvm
+// "benchspec", jvmArgs the fork's environment, vmName "Go"). scoreError
+// and scoreConfidence are JMH's own, over all iterations as if
+// independent (the report's iteration_error), because that is what tools
+// made for JMH read them as; sample mode's rawDataHistogram is the merged
+// histogram as one fork, the only distribution the report keeps. Where
+// JMH writes the string "NaN", this writes null: a string where a number
+// belongs breaks typed readers.
 type JMH struct{}
 
 type jmhResult struct {

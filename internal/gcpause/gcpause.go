@@ -12,7 +12,7 @@
 // with the collector off, because its background marking reads the
 // freshly allocated run slice and so takes that memory's page faults on
 // the other CPU, ahead of the goroutine filling it. Measure before using
-// it (scripts/frontend-ab.sh).
+// it (tools/scripts/frontend-ab.sh).
 package gcpause
 
 import (

@@ -1,43 +1,20 @@
 // Package gotest turns the `package:` entries of specs into benchmarks:
-// it builds each named Go package's test binary once, with benchspec's
-// driver (internal/testdriver) added through `go test -overlay` (the
-// package's source tree is never written), and finds every benchmark
-// in it that go test would print a result line for: each benchmark
-// function, and each b.Run sub-benchmark, found by one cheap listing run
-// of the selected functions (Discover). The forks then run that binary
-// (see worker.RunTestBinary); nothing here measures.
+// it builds each named package's test binary once, with benchspec's
+// driver (internal/testdriver) added through `go test -overlay` so that
+// the source tree is never written, and lists every result line go test
+// would print, sub-benchmarks included, with one cheap run at b.N = 1
+// (Discover). The forks run that binary; nothing here measures. Which
+// packages a spec may name is checked before: plan.CheckPackageScope.
 //
-// A relative `package:` (./codec) is relative to its spec file
-// (plan.PackageKey), and the go command runs in that directory, so the
-// package is resolved in its own module; an import path is resolved in
-// the module of the spec's directory, or the standard library. Which
-// packages a spec may name at all (its own module's and the standard
-// library's, unless --allow-packages-outside-module) is checked before
-// anything here runs: plan.CheckPackageScope.
-//
-// Test binaries are cached by content: `go test -c` builds into a
-// temporary file next to the cache; the binary's SHA-256 names it
-// (<import path>-<hash>.test), and an identical one already there is
-// kept instead. A later batch of an unchanged package does not even run
-// the go command: a fingerprint of everything the build reads that can
-// change without the go command's help (benchspec's driver, the go
-// binary, the GO* and CGO_* environment, the package argument and
-// directory, and every file of the module it is resolved in; see
-// fingerprint) finds the binary and its
-// listing in the cache's index. The standard library and the module
-// cache are keyed by the go binary and go.sum. Workspaces (go.work) and
-// go.mod replace directives that point at directories are outside the
-// fingerprint, so such packages are rebuilt every time, as is any
-// package when BENCHSPEC_CACHE_NO_INDEX is set.
-//
-// A package of a dependency (in the module cache, where the go command
-// refuses an -overlay) is built from a copy of its module in the cache,
-// through a -modfile: see outOfModuleCache.
-//
-// The cache is $BENCHSPEC_CACHE, or benchspec/testbin under the user's
-// cache directory. It is bounded (Limits): after a build, binaries unused
-// for longer than the age limit, then the least recently used beyond the
-// size limit, are removed. `benchspec cache` shows and prunes it.
+// Binaries are cached by content (their SHA-256 names them). A later
+// batch of an unchanged package runs no go command at all: a fingerprint
+// of what the build reads that can change without the go command's help
+// (the driver, the go binary, the GO*/CGO_* environment, every file of
+// the module) finds the binary and its listing in the cache's index.
+// Workspaces and directory replaces are outside the fingerprint and
+// always rebuild. A dependency's package, in the read-only module cache,
+// is built from a copy of its module (outOfModuleCache). The cache is
+// bounded by age and size (Limits); `benchspec cache` shows and prunes it.
 package gotest
 
 import (

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// BenchmarkLoadSideBySide is the warm-cache figure of the README: in each
+// BenchmarkLoadSideBySide is the warm-cache figure of docs/performance.md: in each
 // round, for the same package, the build path (BENCHSPEC_CACHE_NO_INDEX:
 // go list, the driver overlay and go test -c, with Go's own build cache
 // warm, as a first `run` of a package pays it) and then the warm path (a

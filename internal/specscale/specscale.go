@@ -1,6 +1,6 @@
 // Package specscale generates the large specs and registries that measure
 // the front end (spec.Parse and plan.Build) at scale: the Go benchmarks of
-// package plan and examples/selfbench's front-end rows use the same ones,
+// package plan and tools/selfbench's front-end rows use the same ones,
 // so that both measure the same thing.
 package specscale
 

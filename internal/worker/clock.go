@@ -44,7 +44,7 @@ func SystemRand() Rand { return rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64(
 // A round is CalibrationReads reads (about 20 µs with a vDSO clock), and
 // reads on while it has seen no step of the clock, up to
 // maxCalibrationReads, so that a coarse clock still shows its step.
-// examples/selfbench prints how far this is, in fresh processes, from a
+// tools/selfbench prints how far this is, in fresh processes, from a
 // calibration of 7 rounds of 20 000 reads.
 func Calibrate(c Clock) protocol.TimerCalibration {
 	return CalibrateRounds(c, CalibrationRounds, CalibrationReads)
@@ -166,7 +166,7 @@ func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration
 //
 // As short as the floor's statistics allow: what the floor needs is one
 // iteration, of either form, that nothing disturbed, and short iterations
-// are likelier to be that than long ones. scripts/baseline-sweep.sh
+// are likelier to be that than long ones. tools/scripts/baseline-sweep.sh
 // measures settings in fresh processes, each floor against the fastest
 // of 20 × 1 ms per form in the same process. On the 2-core AMD EPYC VM
 // (2026-12-01, 10 sweeps of 30–100 processes a setting, other processes
@@ -204,7 +204,7 @@ func baselineRun(c Clock, body func(*B), warmup, iterations int, d time.Duration
 // and is what the floor errs high by where there is no such tax. On the
 // VM the two about cancel at 25 µs; 50 µs iterations came out about
 // 1.7 % low, 100 µs ones about 2.5 %.
-// examples/selfbench's item 4 prints the floor's error the same way.
+// tools/selfbench's item 4 prints the floor's error the same way.
 func CalibrateFork(c Clock) protocol.TimerCalibration {
 	return CalibrateForkWith(c, ForkBaseline)
 }

@@ -1,91 +1,19 @@
-// Package compare compares two benchspec reports, a base and a new one,
-// run by run, and says which runs got significantly better or worse.
+// Package compare compares two benchspec reports run by run and says
+// which runs got significantly better or worse (docs/statistics.md).
 //
-// The package is opinionated:
-//
-//   - Runs are paired by their key (benchmark, params and mode). Runs
-//     present on one side only are listed, never dropped.
-//   - Only the primary metric is compared. Its unit says which way is
-//     better: ops per time, higher; time per op, lower. The new score is
-//     converted to the base's time unit when the spec changed it.
-//   - Change is (new − base) / base of the scores. Forks are the
-//     experimental unit (package report): a fork's iterations share its
-//     process's draw of memory layout, code placement and core, so
-//     whether a change is real is Welch's t-test on the fork means of the
-//     two sides (the raw data averaged per fork), two-sided, at level
-//     Alpha. Its confidence interval is the difference of the means'
-//     (1−Alpha) interval, with Welch–Satterthwaite degrees of freedom,
-//     relative to the base score.
-//   - A regression or an improvement needs a second test as well: the
-//     two-sided Mann–Whitney U test on the same fork means, at the same
-//     Alpha (Pair.PRank). Welch's test assumes the fork means are
-//     normal; they need not be. A body that carries a chain through
-//     memory (seeds' counter.Inc*) puts each process in a fast or a slow
-//     state, about 1.45 or 2.0 ns/op on the README's VM, so its fork
-//     means are bimodal; with 3 forks a side, all of one side fast and
-//     all of the other slow happens about once in 32 per benchmark, and
-//     Welch then reports a tiny p with a tight interval: 3 false alarms
-//     in 80 idle A/A comparisons (counter.Inc1 1.48 against 2.02 ns,
-//     +36 %, p = 0.0007). No parametric test on 3 v 3 is safe from
-//     that. A rank test is: its false-alarm rate is at most Alpha
-//     whatever the distribution. It pays with resolution: its smallest
-//     two-sided p is 2/C(n1+n2, n1), 0.1 with 3 a side (benchstat's
-//     "~ (p=0.100 n=3+3)"), 0.029 with 4. So with 3 forks a side compare
-//     gives no regression or improvement at Alpha 0.05: 4 a side at
-//     least, 5 recommended (JMH's default). benchstat decides on the
-//     U test alone; here Welch keeps the interval in the score's terms,
-//     which the threshold needs, and the rank test guards it.
-//   - The verdict reads the interval against the threshold. Wholly beyond
-//     it (and significant, by both tests): a regression or an
-//     improvement, the change is at least Threshold with confidence, not
-//     merely on average. When Welch's test would call it but the rank
-//     test is not significant, the pair is inconclusive, and Pair.Reason
-//     says so, with the rank test's p, its floor with these forks when
-//     that is above Alpha, and the forks a side that would decide it
-//     (Pair.ForksNeeded: the most of what Welch's interval needs, the
-//     fewest with which the rank test can reach Alpha at all, and what
-//     it needs if the fork means kept the order measured). Wholly
-//     within ±Threshold: unchanged, the change is shown to be smaller
-//     than Threshold. Across a boundary: inconclusive, the data cannot
-//     decide; Pair.ForksNeeded estimates how many forks a side would
-//     decide it if the change and the spread of fork means stayed as
-//     measured, and Pair.Reason says "no change shown" when the change is
-//     not significant (a wide interval shows nothing, so it never reads
-//     as unchanged). With Threshold 0 this is plain significance, and
-//     since no interval lies within ±0, nothing is unchanged: a change
-//     that is not significant is inconclusive, "no change shown", with
-//     the forks a side that would show a change of the measured size.
-//     A side with fewer than 2 forks cannot be
-//     tested (nothing says how much one process differs from the next):
-//     inconclusive.
-//   - A report whose batch started on a busy machine (its environment
-//     check warned ENV_LOAD: load at least the CPUs available) gives no
-//     regression or improvement: load that differs between two batches
-//     moves every number, and fork means cannot tell that from a change.
-//     Such a pair is inconclusive, and its reason says what the verdict
-//     would have been and what load was measured.
-//   - Nor does a run flagged DEAD_CODE on either side: its score is the
-//     harness's empty loop, whose cost changes from process to process
-//     with the core's state, not the benchmark's work. Inconclusive,
-//     naming the side and the verdict it would have been.
-//   - A side whose forks ran in declared order (each run's forks back to
-//     back) gets a note in Result.Notes when interleaving would have
-//     changed something (two runs or more, one with two forks or more):
-//     forks that run within seconds of each other share the machine's
-//     state of those seconds, so on a machine whose speed drifts they
-//     vary less than two batches do, and the interval, which counts
-//     them as independent, is too narrow. On the 2-core VM of the README
-//     the share of the fork means' variance that a batch carried was
-//     0.2–0.7 for most seeds benchmarks; --order interleaved spreads each
-//     run's forks over the batch. The note does not change a verdict.
-//
-// Welch's test compares means, the quantity JMH's score is, without
-// assuming equal variances, and gives a confidence interval of the
-// change in the score's terms. On fork means it has few degrees of
-// freedom (about 4 with 3 forks a side), which is the honest price of
-// three processes: the same test on iterations turns process-to-process
-// variation into p = 0.000 and reports regressions between two runs of
-// one build.
+//   - Runs pair by key; runs on one side only are listed, never dropped.
+//   - Forks are the samples: Welch's t-test on the fork means gives the
+//     change's interval in the score's terms, which the threshold needs;
+//     a regression or an improvement also needs the Mann–Whitney U test
+//     (Pair.PRank), because bimodal fork means fool Welch with 3 forks a
+//     side. The rank test's floor is 0.1 with 3 forks a side: 4 at least.
+//   - Beyond the threshold and significant by both: a regression or an
+//     improvement; within it: unchanged; across it: inconclusive, with the
+//     forks a side that would decide it. A wide interval never reads as
+//     unchanged.
+//   - No verdict from a batch that started on a busy machine (ENV_LOAD) or
+//     a run flagged DEAD_CODE; a side whose forks ran back to back gets a
+//     note (Result.Notes), as its interval is too narrow.
 package compare
 
 import (
@@ -303,7 +231,7 @@ func declaredNote(base, new *report.Report) string {
 // reach of the harness's empty loop: the body was optimised away), why
 // its score cannot carry a verdict; "" otherwise. Such a score measures
 // the loop, whose cost moves from one process to the next with the
-// state of the core (the README's loop section): between two runs of
+// state of the core (docs/writing.md, the loop forms): between two runs of
 // one build, seeds' `empty` differed by +93 % with p = 0.02.
 func deadCode(r *report.Run, name string) string {
 	for _, d := range r.Diagnostics {

@@ -78,7 +78,7 @@ func TestCompareFindsTheSlowerBenchmark(t *testing.T) {
 }
 
 // TestBimodalForkMeansAreNoRegression: fork means that land in one of
-// two states (counter.Inc1 on the README's VM: about 1.45 or 2.0 ns,
+// two states (counter.Inc1 on a 2-core VM: about 1.45 or 2.0 ns,
 // whatever the build), all three of the base fast and all three of the
 // new slow, fool Welch's test, which assumes normal fork means: +38 %
 // with a tight interval and p < 0.001. Seen in 3 of 80 idle A/A
