@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -168,6 +169,9 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 		return fmt.Sprintf("the module %s that holds this spec (%s)", mod.Path, mod.GoMod)
 	}
 	if !filepath.IsAbs(pkg) && !isRelative(pkg) {
+		if why := uncleanImportPath(pkg); why != "" {
+			return fmt.Sprintf("%q is not an import path the go command accepts (%s); name the package by its clean path (no empty, . or .. elements), or by a directory (./x)", pkg, why)
+		}
 		rest, ok := strings.CutPrefix(pkg, mod.Path)
 		ok = ok && found && (rest == "" || rest[0] == '/')
 		switch {
@@ -178,7 +182,16 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 		case !ok:
 			return fmt.Sprintf("%s is neither in %s nor in the standard library", pkg, where())
 		}
-		if nested := nestedModule(mod.Dir, filepath.Join(mod.Dir, filepath.FromSlash(strings.TrimPrefix(rest, "/")))); nested != "" {
+		// The package's directory, its symbolic links resolved: a link in
+		// the module to a directory outside it names code outside it.
+		dir := filepath.Join(mod.Dir, filepath.FromSlash(strings.TrimPrefix(rest, "/")))
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		if !within(mod.Dir, dir) {
+			return fmt.Sprintf("%s is in %s, outside the directory of %s (a symbolic link leads there)", pkg, dir, where())
+		}
+		if nested := nestedModule(mod.Dir, dir); nested != "" {
 			return fmt.Sprintf("%s is in another module (%s), not in %s", pkg, nested, where())
 		}
 		return ""
@@ -190,12 +203,45 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	rel, err := filepath.Rel(mod.Dir, dir)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if !within(mod.Dir, dir) {
 		return fmt.Sprintf("%s is outside the directory of %s", pkg, where())
 	}
 	if nested := nestedModule(mod.Dir, dir); nested != "" {
 		return fmt.Sprintf("%s is in another module (%s), not in %s", pkg, nested, where())
+	}
+	return ""
+}
+
+// within reports whether dir is root or below it (both clean and
+// absolute).
+func within(root, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// uncleanImportPath says why pkg, written as an import path, is not one
+// the go command accepts as it is written, or "". The scope check
+// compares import paths as strings, so a path must mean what it says:
+// example.com/m/../../other starts with the module's path and names
+// another module's package (the go command refuses such paths itself,
+// but benchspec refuses them before anything is built).
+func uncleanImportPath(pkg string) string {
+	switch {
+	case strings.Contains(pkg, `\`):
+		return "it has a backslash"
+	case strings.HasPrefix(pkg, "/") || strings.HasSuffix(pkg, "/"):
+		return "it starts or ends with /"
+	}
+	for _, elem := range strings.Split(pkg, "/") {
+		switch elem {
+		case "":
+			return "it has an empty element (//)"
+		case ".", "..":
+			return fmt.Sprintf("it has a %q element", elem)
+		}
+	}
+	if path.Clean(pkg) != pkg {
+		return "it is not clean"
 	}
 	return ""
 }
