@@ -52,6 +52,9 @@ func runHistory(e *cli.Env, args []string) int {
 	if !validFormat(*format, historyFormats) {
 		return e.UsageError("--format: unknown format %q (valid: %s)", *format, strings.Join(historyFormats, ", "))
 	}
+	if !outputOK(e, *out) {
+		return exitUsage
+	}
 	read, err := history.Read(dirs)
 	if err != nil {
 		return e.Fail(err)

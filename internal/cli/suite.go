@@ -422,6 +422,11 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if !ok {
 		return 2
 	}
+	inputs := runInputs(reg.Executable, *resume, paths)
+	if err := checkRunOutputs(inputs, *out, *journalFlag, *resume); err != nil {
+		e.Errorf("%v", err)
+		return 2
+	}
 	p, ok := load(ctx, e, paths, &reg, &loadOpts{allowOutside: *allowOutside, listPackages: true})
 	if ok {
 		p, ok = shard.apply(p, e)
@@ -436,6 +441,11 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	rd, jpath, implicitJournal, ok := batchFiles(p, *resultsRoot, *resume, resumed, *journalFlag, *out, e)
 	if !ok {
+		return 2
+	}
+	if err := CheckOverwrite(inputs, rd.outputs(*out, jpath, *resume)); err != nil {
+		e.Errorf("%v", err)
+		rd.release()
 		return 2
 	}
 	jr, ok := openJournal(e, p, reg.Executable, jpath, resumed)
@@ -484,12 +494,15 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		xerr = err
 	}
 	if err := WriteOutput(*out, stdout, func(w io.Writer) error { return renderer.Render(w, rep) }); err != nil {
-		e.Errorf("writing the report: %v", err)
+		e.Errorf("writing the report: %v%s", err, jr.keptHint())
 		return 2
 	}
 	if err := rd.write(rep, ctx.Err() == nil && xerr == nil); err != nil {
-		e.Errorf("--results-dir: writing the report: %v", err)
+		e.Errorf("--results-dir: writing the report: %v%s", err, jr.keptHint())
 		return 2
+	}
+	if err := jr.discard(); err != nil && xerr == nil {
+		xerr = err
 	}
 	switch {
 	case ctx.Err() != nil:
