@@ -19,6 +19,10 @@ func init() {
 		for b.Loop() {
 		}
 	})
+	benchspec.Register("e2e.param", func(b *benchspec.B) {
+		for b.Loop() {
+		}
+	}, benchspec.Params{"p": {"a/b"}})
 }
 
 const oneFork = `version: 1
@@ -132,5 +136,42 @@ func TestOutputMayNotOverwriteAnInput(t *testing.T) {
 		if _, err := os.Stat(marker); err == nil {
 			t.Fatalf("run %s ran a fork before refusing its output", strings.Join(c.args, " "))
 		}
+	}
+}
+
+// TestProfileNamesDoNotCollide: params a/b, a_b and a:b, whose run keys
+// differ only in characters a file name cannot hold as they are, get a
+// cpu and a heap profile each, all six files distinct and present.
+func TestProfileNamesDoNotCollide(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, strings.Replace(oneFork, "  - include: e2e.marked\n", `  - include: '^e2e\.param$'
+    params: {p: ["a/b", "a_b", "a:b"]}
+    profilers: [cpu, heap]
+`, 1))
+	out, prof := filepath.Join(dir, "r.json"), filepath.Join(dir, "prof")
+	r := suite(t, "run", spec, "--quiet", "--format", "json", "--out", out, "--profiles", prof)
+	if r.Code != 0 {
+		t.Fatalf("run = %d; stderr:\n%s", r.Code, r.Stderr)
+	}
+	rep, _ := readReport(t, out)
+	files := map[string]string{}
+	for _, run := range rep.Runs {
+		for _, f := range run.Forks {
+			for kind, path := range f.Profiles {
+				if other, ok := files[path]; ok {
+					t.Errorf("%s and %s both list %s", other, run.Key, path)
+				}
+				files[path] = run.Key + " " + kind
+				if _, err := os.Stat(path); err != nil {
+					t.Errorf("%s's %s profile: %v", run.Key, kind, err)
+				}
+			}
+		}
+	}
+	if len(rep.Runs) != 3 || len(files) != 6 {
+		t.Errorf("%d runs listed %d profile files, want 3 and 6: %v", len(rep.Runs), len(files), files)
+	}
+	if on, _ := os.ReadDir(prof); len(on) != 6 {
+		t.Errorf("%s holds %d files, want 6", prof, len(on))
 	}
 }

@@ -6,6 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/plan"
 )
 
 // A command's outputs are checked before it does any work (before a
@@ -168,4 +171,20 @@ func (rd *resultsDir) outputs(out, jpath, resume string) []NamedPath {
 		o = append(o, NamedPath{"the results directory's report", rd.report}, NamedPath{"the results directory's latest report", rd.latest})
 	}
 	return o
+}
+
+// checkProfileNames refuses a batch two of whose runs would write their
+// profiles to one file (protocol.ProfileFile: the key made safe for a
+// file name, then a hash of it): one would overwrite the other.
+func checkProfileNames(p *plan.Plan) error {
+	seen := map[string]string{}
+	for i := range p.Runs {
+		key := p.Runs[i].Key
+		base := protocol.ProfileBase(key)
+		if other, ok := seen[base]; ok && other != key {
+			return fmt.Errorf("the runs %q and %q would write their profiles to the same files (%s.*.pprof); run them in separate batches", other, key, base)
+		}
+		seen[base] = key
+	}
+	return nil
 }

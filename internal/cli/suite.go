@@ -435,6 +435,9 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return 2
 	}
 	profDir, err := profileDir(*profiles)
+	if err == nil && profDir != "" {
+		err = checkProfileNames(p)
+	}
 	if err != nil {
 		e.Errorf("--profiles: %v", err)
 		return 2
