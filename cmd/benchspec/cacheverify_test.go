@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestTamperedCachedBinaryDoesNotRun: a test binary in benchspec's
@@ -114,6 +115,27 @@ func TestCacheClearDeletesOnlyItsOwn(t *testing.T) {
 	if err := os.Symlink(elsewhere, filepath.Join(root, "cachelink")); err != nil {
 		t.Fatal(err)
 	}
+	// The cache's own subdirectories, as links to the user's: pruning
+	// and clearing must not delete in them.
+	userIndex, userModule := filepath.Join(elsewhere, "idx", "user.json"), filepath.Join(elsewhere, "mods", "old")
+	for _, d := range []string{filepath.Dir(userIndex), userModule} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(userIndex, "{}")
+	old := time.Now().Add(-72 * time.Hour)
+	os.Chtimes(userModule, old, old)
+	if err := os.Symlink(filepath.Dir(userIndex), filepath.Join(cache, "index")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(userModule), filepath.Join(cache, "modules")); err != nil {
+		t.Fatal(err)
+	}
+	aged := filepath.Join(cache, "aged-0123456789abcdef.test")
+	write(aged, "built")
+	write(aged+".sha256", strings.Repeat("ef", 32)+"\n")
+	os.Chtimes(aged, old, old)
 
 	status, out, stderr := runCmd(t, "cache", "clear", "--dir", filepath.Join(root, "cachelink"))
 	if status != exitUsage || !strings.Contains(stderr, "symbolic link") {
@@ -123,6 +145,10 @@ func TestCacheClearDeletesOnlyItsOwn(t *testing.T) {
 	if status != exitUsage || !strings.Contains(stderr, "symbolic link") {
 		t.Errorf("cache prune of a linked directory = %d (%s), stderr %q; want 2 and why", status, out, stderr)
 	}
+	status, out, stderr = runCmd(t, "cache", "prune", "--max-age", "1d", "--dir", cache)
+	if status != exitOK || !strings.Contains(out, "removed 1 test binaries") {
+		t.Errorf("cache prune = %d (%s), stderr %q; want its one aged binary removed", status, out, stderr)
+	}
 	status, out, stderr = runCmd(t, "cache", "clear", "--dir", cache)
 	if status != exitOK || !strings.Contains(out, "removed 1 test binaries") {
 		t.Errorf("cache clear = %d (%s), stderr %q; want its one binary removed", status, out, stderr)
@@ -130,7 +156,7 @@ func TestCacheClearDeletesOnlyItsOwn(t *testing.T) {
 	if _, err := os.Stat(own); !os.IsNotExist(err) {
 		t.Errorf("cache clear left its own binary: %v", err)
 	}
-	for _, keep := range []string{stranger, victim, victim + ".sha256", filepath.Join(cache, "link.test")} {
+	for _, keep := range []string{stranger, victim, victim + ".sha256", filepath.Join(cache, "link.test"), userIndex, userModule} {
 		if _, err := os.Lstat(keep); err != nil {
 			t.Errorf("cache clear deleted %s, which it did not build: %v", keep, err)
 		}

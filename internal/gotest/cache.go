@@ -262,7 +262,16 @@ func discard(cache, path string) {
 		os.Remove(path)
 	}
 	os.Remove(path + sumExt)
-	os.Remove(listingPath(cache, path))
+	if isDir(filepath.Join(cache, "index")) {
+		os.Remove(listingPath(cache, path))
+	}
+}
+
+// isDir reports whether path is a directory itself, not a symbolic link
+// to one: the cache deletes in its own directories only.
+func isDir(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir()
 }
 
 func indexPath(cache, fp string) string { return filepath.Join(cache, "index", fp+".json") }
@@ -456,7 +465,9 @@ func (l Limits) Prune(cache string, keep ...string) ([]Entry, error) {
 			return removed, err
 		}
 		os.Remove(e.Path + sumExt)
-		os.Remove(listingPath(cache, e.Path))
+		if isDir(filepath.Join(cache, "index")) {
+			os.Remove(listingPath(cache, e.Path))
+		}
 		total -= e.Size
 		removed = append(removed, e)
 	}
@@ -470,9 +481,12 @@ func (l Limits) Prune(cache string, keep ...string) ([]Entry, error) {
 // pruneIndex removes index entries whose binary is gone.
 func pruneIndex(cache string) {
 	dir := filepath.Join(cache, "index")
+	if !isDir(dir) {
+		return
+	}
 	des, _ := os.ReadDir(dir)
 	for _, de := range des {
-		if !strings.HasSuffix(de.Name(), ".json") || strings.HasSuffix(de.Name(), ".list.json") {
+		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".json") || strings.HasSuffix(de.Name(), ".list.json") {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, de.Name()))
