@@ -98,6 +98,18 @@ func TestReportWriteFailureKeepsJournal(t *testing.T) {
 	if !rep.Complete || len(rep.Runs) != 1 || rep.Runs[0].Status != "ok" {
 		t.Errorf("the resumed report: complete %v, %d runs, want the batch's one ok run", rep.Complete, len(rep.Runs))
 	}
+
+	// With --results-dir, the results directory's report is written
+	// though --out is not, and its journal is the one named.
+	results := filepath.Join(dir, "results")
+	r = suite(t, "run", spec, "--quiet", "--out", "/dev/full", "--results-dir", results)
+	latest := filepath.Join(results, "e2e", "latest.json")
+	if r.Code != 2 || !strings.Contains(r.Stderr, "--resume "+filepath.Join(results, "e2e")) {
+		t.Errorf("run --out /dev/full --results-dir = %d, want 2 naming the results directory's journal; stderr:\n%s", r.Code, r.Stderr)
+	}
+	if rep, _ := readReport(t, latest); len(rep.Runs) != 1 {
+		t.Errorf("the results directory's report has %d runs, want 1", len(rep.Runs))
+	}
 }
 
 // TestOutputMayNotOverwriteAnInput: run refuses, before anything runs

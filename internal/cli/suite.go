@@ -496,12 +496,17 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if err := jr.close(ctx.Err() == nil && xerr == nil, rep.Complete); err != nil && xerr == nil {
 		xerr = err
 	}
-	if err := WriteOutput(*out, stdout, func(w io.Writer) error { return renderer.Render(w, rep) }); err != nil {
-		e.Errorf("writing the report: %v%s", err, jr.keptHint())
-		return 2
+	// Both reports are attempted: one that cannot be written does not
+	// lose the other.
+	werr := WriteOutput(*out, stdout, func(w io.Writer) error { return renderer.Render(w, rep) })
+	rerr := rd.write(rep, ctx.Err() == nil && xerr == nil)
+	if werr != nil {
+		e.Errorf("writing the report: %v%s", werr, jr.keptHint())
 	}
-	if err := rd.write(rep, ctx.Err() == nil && xerr == nil); err != nil {
-		e.Errorf("--results-dir: writing the report: %v%s", err, jr.keptHint())
+	if rerr != nil {
+		e.Errorf("--results-dir: writing the report: %v%s", rerr, jr.keptHint())
+	}
+	if werr != nil || rerr != nil {
 		return 2
 	}
 	if err := jr.discard(); err != nil && xerr == nil {
