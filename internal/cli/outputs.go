@@ -152,6 +152,9 @@ func checkRunOutputs(inputs []NamedPath, out, journalFlag, resume string) error 
 		if err := CheckOutputPath("--journal", journalFlag); err != nil {
 			return err
 		}
+		if err := checkJournalPath("--journal", journalFlag); err != nil {
+			return err
+		}
 		outputs = append(outputs, NamedPath{"--journal", journalFlag})
 	case out != "" && IsReplaced(out):
 		outputs = append(outputs, NamedPath{"the journal", out + ".journal"})
@@ -185,6 +188,18 @@ func checkProfileNames(p *plan.Plan) error {
 			return fmt.Errorf("the runs %q and %q would write their profiles to the same files (%s.*.pprof); run them in separate batches", other, key, base)
 		}
 		seen[base] = key
+	}
+	return nil
+}
+
+// checkJournalPath refuses a new journal's path (named by what) where
+// something other than a regular file is: a journal is created by
+// renaming a file over its path, then read back to resume, so a device
+// or FIFO there (--journal /dev/null, as root) would be replaced, and
+// could not resume.
+func checkJournalPath(what, path string) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s %s is not a regular file: a journal is a file a batch can be resumed from; name one", what, path)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -46,6 +47,12 @@ func TestOutputMayNotOverwriteAnInputPaths(t *testing.T) {
 	}
 	if err := CheckOutputPath("--out", fresh); err != nil {
 		t.Errorf("--out a new file: %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
+		if err := checkRunOutputs(in, "", fifo, ""); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("--journal a FIFO: %v, want refused (it would be replaced)", err)
+		}
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".benchspec-probe-*")); len(left) > 0 {
 		t.Errorf("the writability probe left %v", left)

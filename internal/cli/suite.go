@@ -446,7 +446,11 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if !ok {
 		return 2
 	}
-	if err := CheckOverwrite(inputs, rd.outputs(*out, jpath, *resume)); err != nil {
+	err = CheckOverwrite(inputs, rd.outputs(*out, jpath, *resume))
+	if err == nil && jpath != "" && *resume == "" {
+		err = checkJournalPath("the journal", jpath)
+	}
+	if err != nil {
 		e.Errorf("%v", err)
 		rd.release()
 		return 2
