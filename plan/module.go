@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -141,6 +142,13 @@ func CheckPackageScope(specs []*spec.Spec) spec.ErrorList {
 				mod, found, modErr = SpecModule(s.Path)
 				looked = true
 			}
+			if !filepath.IsAbs(e.Package) && !isRelative(e.Package) {
+				if why := uncleanImportPath(e.Package); why != "" {
+					errs = append(errs, &spec.Error{Pos: e.PackagePos, Msg: fmt.Sprintf(
+						"benchmarks[%d].package: %q is not an import path the go command accepts (%s): name the package by its clean import path (no empty, . or .. elements) or by a directory (./x)", e.Index, e.Package, why)})
+					continue
+				}
+			}
 			var why string
 			switch {
 			case modErr != nil:
@@ -178,7 +186,16 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 		case !ok:
 			return fmt.Sprintf("%s is neither in %s nor in the standard library", pkg, where())
 		}
-		if nested := nestedModule(mod.Dir, filepath.Join(mod.Dir, filepath.FromSlash(strings.TrimPrefix(rest, "/")))); nested != "" {
+		// The package's directory, its symbolic links resolved: a link in
+		// the module to a directory outside it names code outside it.
+		dir := filepath.Join(mod.Dir, filepath.FromSlash(strings.TrimPrefix(rest, "/")))
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		if !within(mod.Dir, dir) {
+			return fmt.Sprintf("%s is in %s, outside the directory of %s (a symbolic link leads there)", pkg, dir, where())
+		}
+		if nested := nestedModule(mod.Dir, dir); nested != "" {
 			return fmt.Sprintf("%s is in another module (%s), not in %s", pkg, nested, where())
 		}
 		return ""
@@ -190,12 +207,45 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	rel, err := filepath.Rel(mod.Dir, dir)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if !within(mod.Dir, dir) {
 		return fmt.Sprintf("%s is outside the directory of %s", pkg, where())
 	}
 	if nested := nestedModule(mod.Dir, dir); nested != "" {
 		return fmt.Sprintf("%s is in another module (%s), not in %s", pkg, nested, where())
+	}
+	return ""
+}
+
+// within reports whether dir is root or below it (both clean and
+// absolute).
+func within(root, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// uncleanImportPath says why pkg, written as an import path, is not one
+// the go command accepts as it is written, or "". The scope check
+// compares import paths as strings, so a path must mean what it says:
+// example.com/m/../../other starts with the module's path and names
+// another module's package (the go command refuses such paths itself,
+// but benchspec refuses them before anything is built).
+func uncleanImportPath(pkg string) string {
+	switch {
+	case strings.Contains(pkg, `\`):
+		return "it has a backslash"
+	case strings.HasPrefix(pkg, "/") || strings.HasSuffix(pkg, "/"):
+		return "it starts or ends with /"
+	}
+	for _, elem := range strings.Split(pkg, "/") {
+		switch elem {
+		case "":
+			return "it has an empty element (//)"
+		case ".", "..":
+			return fmt.Sprintf("it has a %q element", elem)
+		}
+	}
+	if path.Clean(pkg) != pkg {
+		return "it is not clean"
 	}
 	return ""
 }

@@ -54,6 +54,9 @@ func runCompare(e *cli.Env, args []string) int {
 	if !validFormat(*format, compare.Formats) {
 		return e.UsageError("--format: unknown format %q (valid: %s)", *format, strings.Join(compare.Formats, ", "))
 	}
+	if !outputOK(e, *out, files...) {
+		return exitUsage
+	}
 	base, err := readReport(files[0], os.Stdin)
 	if err != nil {
 		return e.Fail(err)

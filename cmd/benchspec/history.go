@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -52,6 +53,9 @@ func runHistory(e *cli.Env, args []string) int {
 	if !validFormat(*format, historyFormats) {
 		return e.UsageError("--format: unknown format %q (valid: %s)", *format, strings.Join(historyFormats, ", "))
 	}
+	if !outputOK(e, *out) {
+		return exitUsage
+	}
 	read, err := history.Read(dirs)
 	if err != nil {
 		return e.Fail(err)
@@ -91,6 +95,12 @@ func refreshIndexes(dirs []history.Dir, e *cli.Env) {
 			continue
 		}
 		path := filepath.Join(d.Path, index.Name)
+		// Only a regular file is replaced: writing to a FIFO put in its
+		// place would block, and a link would write elsewhere.
+		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+			e.Errorf("the index %s is not a regular file: not updated; the next history reads the reports again", path)
+			continue
+		}
 		if err := cli.WriteOutput(path, nil, func(w io.Writer) error { return index.Encode(w, d.Entries) }); err != nil {
 			e.Errorf("cannot update the index %s (%v): the next history reads the reports again", path, err)
 		}

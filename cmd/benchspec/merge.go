@@ -41,6 +41,9 @@ func runMerge(e *cli.Env, args []string) int {
 	if len(files) == 0 {
 		return e.UsageError("no JSON reports given")
 	}
+	if !outputOK(e, *out, files...) {
+		return exitUsage
+	}
 	inputs := make([]report.Named, len(files))
 	for i, path := range files {
 		rep, err := readReport(path, os.Stdin)

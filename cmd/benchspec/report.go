@@ -57,6 +57,9 @@ func runReport(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.UsageError("--format: %v", err)
 	}
+	if !outputOK(e, *out, files...) {
+		return exitUsage
+	}
 	rep, err := readReport(files[0], os.Stdin)
 	if err != nil {
 		return e.Fail(err)

@@ -36,8 +36,9 @@ type runJournal struct {
 	j       *executor.Journal
 	resumed *executor.JournalState // nil for a new batch
 	// temporary: no flag asked for the journal; it goes once the batch
-	// completes.
+	// completes and its report is written (discard).
 	temporary bool
+	complete  bool // the batch ended complete (close)
 }
 
 // journalPath is where a new batch's journal goes; "" for none.
@@ -134,10 +135,28 @@ func (rj *runJournal) close(ended, complete bool) error {
 	if cerr := rj.j.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && ended && complete && rj.temporary {
-		err = os.Remove(rj.j.Path())
-	}
+	rj.complete = err == nil && ended && complete
 	return err
+}
+
+// discard deletes a temporary journal whose batch completed, once its
+// report is written: not before, so that a report that cannot be
+// written (a full disk, --out /dev/full) loses nothing — the journal
+// resumes into the report without measuring again (keptHint).
+func (rj *runJournal) discard() error {
+	if rj == nil || !rj.temporary || !rj.complete {
+		return nil
+	}
+	return os.Remove(rj.j.Path())
+}
+
+// keptHint tells, after the report could not be written, where the
+// batch's measurements are and how to get the report from them.
+func (rj *runJournal) keptHint() string {
+	if rj == nil {
+		return ""
+	}
+	return fmt.Sprintf("; the batch's measurements are kept in %s: run again with --resume %s and another --out to write its report without measuring again", rj.path(), rj.path())
 }
 
 // path is the journal's file name, "" without one.

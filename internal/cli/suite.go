@@ -443,6 +443,11 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if !ok {
 		return 2
 	}
+	inputs := runInputs(reg.Executable, *resume, paths)
+	if err := checkRunOutputs(inputs, *out, *journalFlag, *resume); err != nil {
+		e.Errorf("%v", err)
+		return 2
+	}
 	p, ok := load(ctx, e, paths, &reg, &loadOpts{allowOutside: *allowOutside, listPackages: true})
 	if ok {
 		p, ok = shard.apply(p, e)
@@ -451,12 +456,24 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return 2
 	}
 	profDir, err := profileDir(*profiles)
+	if err == nil && profDir != "" {
+		err = checkProfileNames(p)
+	}
 	if err != nil {
 		e.Errorf("--profiles: %v", err)
 		return 2
 	}
 	rd, jpath, implicitJournal, ok := batchFiles(p, *resultsRoot, *resume, resumed, *journalFlag, *out, e)
 	if !ok {
+		return 2
+	}
+	err = CheckOverwrite(inputs, rd.outputs(*out, jpath, *resume))
+	if err == nil && jpath != "" && *resume == "" {
+		err = checkJournalPath("the journal", jpath)
+	}
+	if err != nil {
+		e.Errorf("%v", err)
+		rd.release()
 		return 2
 	}
 	jr, ok := openJournal(e, p, reg.Executable, jpath, resumed)
@@ -503,13 +520,21 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if err := jr.close(ctx.Err() == nil && xerr == nil, rep.Complete); err != nil && xerr == nil {
 		xerr = err
 	}
-	if err := WriteOutput(*out, stdout, func(w io.Writer) error { return renderer.Render(w, rep) }); err != nil {
-		e.Errorf("writing the report: %v", err)
+	// Both reports are attempted: one that cannot be written does not
+	// lose the other.
+	werr := WriteOutput(*out, stdout, func(w io.Writer) error { return renderer.Render(w, rep) })
+	rerr := rd.write(rep, ctx.Err() == nil && xerr == nil)
+	if werr != nil {
+		e.Errorf("writing the report: %v%s", werr, jr.keptHint())
+	}
+	if rerr != nil {
+		e.Errorf("--results-dir: writing the report: %v%s", rerr, jr.keptHint())
+	}
+	if werr != nil || rerr != nil {
 		return 2
 	}
-	if err := rd.write(rep, ctx.Err() == nil && xerr == nil); err != nil {
-		e.Errorf("--results-dir: writing the report: %v", err)
-		return 2
+	if err := jr.discard(); err != nil && xerr == nil {
+		xerr = err
 	}
 	switch {
 	case ctx.Err() != nil:

@@ -250,10 +250,16 @@ func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overla
 	}
 	name := strings.Trim(unsafeChars.Get().ReplaceAllString(importPath, "_"), "_.")
 	final := filepath.Join(cache, fmt.Sprintf("%s-%s.test", name, sum[:16]))
-	if _, err := os.Stat(final); err == nil {
+	// An identical binary already there is kept, if it is the one its
+	// record says: a file merely named like it (replaced, or left by a
+	// benchspec that kept no record) is replaced.
+	if recorded(final) == sum && verifyBinary(final) == nil {
 		return final, nil
 	}
 	if err := os.Rename(bin, final); err != nil {
+		return "", fmt.Errorf("test binary cache: %w", err)
+	}
+	if err := record(final, sum); err != nil {
 		return "", fmt.Errorf("test binary cache: %w", err)
 	}
 	return final, nil

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,8 +17,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/internal/testdriver"
 )
@@ -179,28 +182,126 @@ func hasLocalReplace(gomod []byte) bool {
 	return false
 }
 
+// A cached test binary is run only after its content is checked
+// against the SHA-256 recorded when benchspec built it (verifyBinary):
+// a binary replaced in the cache — a poisoned shared CI cache, a script
+// put in its place — is not run but removed and built again, as a cache
+// that lost the file would; the command says it did (Builder.Warn).
+// Rebuilding rather than refusing: the cache is not a source of truth,
+// and the build gives the user what they asked for without a manual
+// clean-up, while the replaced file is gone and cannot run later.
+//
+// The record, <binary>.sha256 beside it, is also what makes a file the
+// cache's own: Entries, Prune and Clear see, and delete, only regular
+// files with a record, so that a cache directory pointed at the wrong
+// place deletes nothing of the user's.
+//
+// What this does not stop is someone who can write the whole cache:
+// they can write a record to match; the cache must be the user's own.
+
+// sumExt is the file name suffix of a binary's recorded SHA-256.
+const sumExt = ".sha256"
+
+// record writes the SHA-256 sum of the binary at path beside it.
+func record(path, sum string) error {
+	return writeFileAtomic(path+sumExt, []byte(sum+"\n"))
+}
+
+// recorded is the SHA-256 recorded for the binary at path, "" when there
+// is no record (or it is not a small regular file).
+func recorded(path string) string {
+	f, err := os.OpenFile(path+sumExt, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	buf := make([]byte, 2*sha256.Size+2)
+	n, _ := io.ReadFull(f, buf)
+	sum := strings.TrimSpace(string(buf[:n]))
+	if len(sum) != 2*sha256.Size {
+		return ""
+	}
+	return sum
+}
+
+// verifyBinary checks the binary at path against its recorded SHA-256:
+// a regular file (not a link), with a record, whose content hashes to
+// it.
+func verifyBinary(path string) error {
+	want := recorded(path)
+	if want == "" {
+		return fmt.Errorf("%s: no record of its SHA-256 (%s): not built by this benchspec", path, filepath.Base(path)+sumExt)
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", path)
+	}
+	got, err := filehash.SHA256(path)
+	if err != nil {
+		return err
+	}
+	if got != want {
+		return fmt.Errorf("%s: its content (SHA-256 %s…) is not the binary benchspec built (%s…)", path, got[:16], want[:16])
+	}
+	return nil
+}
+
+// discard removes a cached binary that failed verifyBinary, with its
+// record and listing.
+func discard(cache, path string) {
+	if filepath.Dir(path) != filepath.Clean(cache) {
+		return
+	}
+	if fi, err := os.Lstat(path); err == nil && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0) {
+		os.Remove(path)
+	}
+	os.Remove(path + sumExt)
+	if isDir(filepath.Join(cache, "index")) {
+		os.Remove(listingPath(cache, path))
+	}
+}
+
+// isDir reports whether path is a directory itself, not a symbolic link
+// to one: the cache deletes in its own directories only.
+func isDir(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir()
+}
+
 func indexPath(cache, fp string) string { return filepath.Join(cache, "index", fp+".json") }
 
 // readIndex is the package a fingerprint was built into, if its binary
-// is still in the cache; using it marks the binary as used.
-func readIndex(cache, fp string) *Package {
+// is still in the cache and is the one built (verifyBinary); using it
+// marks the binary as used. A binary that fails verification is removed
+// and its error returned, so that it is built again.
+func readIndex(cache, fp string) (*Package, error) {
 	if fp == "" {
-		return nil
+		return nil, nil
 	}
 	data, err := os.ReadFile(indexPath(cache, fp))
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var p Package
 	if json.Unmarshal(data, &p) != nil || p.Binary == "" || len(p.Benchmarks) == 0 {
-		return nil
+		return nil, nil
 	}
 	if filepath.Dir(p.Binary) != filepath.Clean(cache) || !fileExists(p.Binary) || !fileExists(p.Dir) {
-		return nil
+		return nil, nil
+	}
+	if err := verifyBinary(p.Binary); err != nil {
+		discard(cache, p.Binary)
+		return nil, err
 	}
 	now := time.Now()
 	os.Chtimes(p.Binary, now, now)
-	return &p
+	return &p, nil
 }
 
 func writeIndex(cache, fp string, p *Package) {
@@ -308,7 +409,10 @@ type Entry struct {
 	LastUsed time.Time
 }
 
-// Entries lists the cache's test binaries, most recently used first.
+// Entries lists the cache's test binaries, most recently used first:
+// the regular files named *.test with a record of their SHA-256 (see
+// verifyBinary), nothing else — not a link, not a file benchspec did
+// not build.
 func Entries(cache string) ([]Entry, error) {
 	des, err := os.ReadDir(cache)
 	if err != nil {
@@ -319,7 +423,7 @@ func Entries(cache string) ([]Entry, error) {
 	}
 	var out []Entry
 	for _, de := range des {
-		if de.IsDir() || !strings.HasSuffix(de.Name(), ".test") {
+		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".test") || recorded(filepath.Join(cache, de.Name())) == "" {
 			continue
 		}
 		fi, err := de.Info()
@@ -337,6 +441,9 @@ func Entries(cache string) ([]Entry, error) {
 // keep (the binary a batch is about to run), and the index entries and
 // listings of removed binaries. It returns what it removed.
 func (l Limits) Prune(cache string, keep ...string) ([]Entry, error) {
+	if err := checkRoot(cache); err != nil {
+		return nil, err
+	}
 	entries, err := Entries(cache)
 	if err != nil {
 		return nil, err
@@ -357,7 +464,10 @@ func (l Limits) Prune(cache string, keep ...string) ([]Entry, error) {
 		if err := os.Remove(e.Path); err != nil {
 			return removed, err
 		}
-		os.Remove(listingPath(cache, e.Path))
+		os.Remove(e.Path + sumExt)
+		if isDir(filepath.Join(cache, "index")) {
+			os.Remove(listingPath(cache, e.Path))
+		}
 		total -= e.Size
 		removed = append(removed, e)
 	}
@@ -371,9 +481,12 @@ func (l Limits) Prune(cache string, keep ...string) ([]Entry, error) {
 // pruneIndex removes index entries whose binary is gone.
 func pruneIndex(cache string) {
 	dir := filepath.Join(cache, "index")
+	if !isDir(dir) {
+		return
+	}
 	des, _ := os.ReadDir(dir)
 	for _, de := range des {
-		if !strings.HasSuffix(de.Name(), ".json") || strings.HasSuffix(de.Name(), ".list.json") {
+		if !de.Type().IsRegular() || !strings.HasSuffix(de.Name(), ".json") || strings.HasSuffix(de.Name(), ".list.json") {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, de.Name()))
@@ -384,9 +497,13 @@ func pruneIndex(cache string) {
 	}
 }
 
-// Clear removes every test binary, listing, index entry, driver file and
-// module copy from the cache, and returns the binaries it removed.
+// Clear removes every test binary (of Entries), listing, index entry,
+// driver file and module copy from the cache, and returns the binaries
+// it removed.
 func Clear(cache string) ([]Entry, error) {
+	if err := checkRoot(cache); err != nil {
+		return nil, err
+	}
 	entries, err := Entries(cache)
 	if err != nil {
 		return nil, err
@@ -395,6 +512,7 @@ func Clear(cache string) ([]Entry, error) {
 		if err := os.Remove(e.Path); err != nil {
 			return entries[:i], err
 		}
+		os.Remove(e.Path + sumExt)
 	}
 	for _, dir := range []string{"index", "overlay", "modules"} {
 		if err := os.RemoveAll(filepath.Join(cache, dir)); err != nil {
@@ -402,4 +520,24 @@ func Clear(cache string) ([]Entry, error) {
 		}
 	}
 	return entries, nil
+}
+
+// checkRoot refuses to delete in a cache given as a symbolic link: what
+// it deletes is then decided by wherever the link points, and a link
+// followed by mistake (a --dir or $BENCHSPEC_CACHE naming the wrong
+// place) must not delete there. The directory it links to is accepted.
+func checkRoot(cache string) error {
+	fi, err := os.Lstat(cache)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, _ := filepath.EvalSymlinks(cache)
+		return fmt.Errorf("test binary cache %s is a symbolic link (to %s): benchspec deletes only in the cache directory itself; name that directory", cache, target)
+	case !fi.IsDir():
+		return fmt.Errorf("test binary cache %s is not a directory", cache)
+	}
+	return nil
 }

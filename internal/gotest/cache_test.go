@@ -113,6 +113,7 @@ func TestPruneByAgeThenSize(t *testing.T) {
 	for i, age := range []time.Duration{0, time.Hour, 48 * time.Hour, 72 * time.Hour} {
 		p := filepath.Join(cache, "p"+string(rune('a'+i))+".test")
 		os.WriteFile(p, make([]byte, 100), 0o755)
+		record(p, strings.Repeat("0", 64)) // a binary benchspec built
 		os.Chtimes(p, now.Add(-age), now.Add(-age))
 	}
 	removed, err := Limits{MaxAge: 24 * time.Hour}.Prune(cache)

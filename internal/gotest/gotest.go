@@ -66,6 +66,9 @@ type Builder struct {
 	// cli.PackageBuilder). nil starts it in a process group of its own,
 	// killed with this process and after it exits.
 	Start func(cmd *exec.Cmd) (Process, error)
+	// Warn says what the command should tell its user (a cached binary
+	// that was replaced); nil prints to stderr.
+	Warn func(msg string)
 
 	mu     sync.Mutex
 	loaded map[string]loaded // by the package as the spec writes it
@@ -243,8 +246,12 @@ func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
 		return nil, fmt.Errorf("test binary cache: %w", err)
 	}
 	fp := fingerprint(b.goBin(), dir, arg)
-	if p := readIndex(cache, fp); p != nil {
+	p, err := readIndex(cache, fp)
+	if p != nil {
 		return p, nil
+	}
+	if err != nil {
+		b.warn(fmt.Sprintf("test binary cache: %v; removed it, building again", err))
 	}
 	l, err := b.list(ctx, dir, arg)
 	if err != nil {
@@ -266,13 +273,21 @@ func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
 	if err != nil {
 		return nil, fmt.Errorf("test binary cache: %w", err)
 	}
-	p := &Package{ImportPath: l.ImportPath, Dir: l.Dir, Benchmarks: funcs, External: external, Leaves: leaves}
+	p = &Package{ImportPath: l.ImportPath, Dir: l.Dir, Benchmarks: funcs, External: external, Leaves: leaves}
 	if p.Binary, err = b.build(ctx, cache, dir, arg, l.ImportPath, ov, mf); err != nil {
 		return nil, err
 	}
 	writeIndex(cache, fp, p)
 	b.limits().Prune(cache, p.Binary)
 	return p, nil
+}
+
+func (b *Builder) warn(msg string) {
+	if b.Warn != nil {
+		b.Warn(msg)
+		return
+	}
+	fmt.Fprintln(os.Stderr, "benchspec:", msg)
 }
 
 func (b *Builder) limits() Limits {

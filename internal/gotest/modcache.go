@@ -185,6 +185,9 @@ func pruneModules(cache string, maxAge time.Duration) {
 		return
 	}
 	dir := filepath.Join(cache, "modules")
+	if !isDir(dir) {
+		return
+	}
 	des, _ := os.ReadDir(dir)
 	now := time.Now()
 	for _, de := range des {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -187,7 +186,7 @@ func testBinaryArgs(a *protocol.Assignment) ([]string, map[string]string) {
 	flags := map[string]string{"cpu": "cpuprofile", "heap": "memprofile", "mutex": "mutexprofile", "block": "blockprofile"}
 	for _, kind := range s.Profilers {
 		if f, ok := flags[kind]; ok {
-			path := filepath.Join(a.ProfileDir, worker.ProfileBase(a.Run.Key, a.Fork)+"."+kind+".pprof")
+			path := protocol.ProfileFile(a.ProfileDir, a.Run.Key, a.Fork, kind)
 			profiles[kind] = path
 			args = append(args, "-test."+f+"="+path)
 		}

@@ -116,11 +116,14 @@ func TestTestBinaryArgs(t *testing.T) {
 	a.Run.Settings.Profilers = []string{"gc", "cpu"}
 	args, profiles := testBinaryArgs(a)
 	want := []string{"-test.run=^TestBenchspecDriver_x$", "-test.v=true", "-test.count=1", "-test.paniconexit0", "-test.benchmem",
-		"-test.cpuprofile=/prof/Index_ss.fork2.cpu.pprof"}
+		"-test.cpuprofile=" + protocol.ProfileFile("/prof", "Index:ss", 2, "cpu")}
 	if diff := cmp.Diff(want, args); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]string{"cpu": "/prof/Index_ss.fork2.cpu.pprof"}, profiles); diff != "" {
+	if cpu := profiles["cpu"]; !strings.HasPrefix(cpu, "/prof/Index_ss-") || !strings.HasSuffix(cpu, ".fork2.cpu.pprof") {
+		t.Errorf("cpu profile %q, want /prof/Index_ss-<hash>.fork2.cpu.pprof", cpu)
+	}
+	if diff := cmp.Diff(map[string]string{"cpu": protocol.ProfileFile("/prof", "Index:ss", 2, "cpu")}, profiles); diff != "" {
 		t.Errorf("profiles (-want +got):\n%s", diff)
 	}
 	// The driver runs each phase with its own benchtime: ss batches of

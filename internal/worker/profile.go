@@ -3,13 +3,11 @@ package worker
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"regexp"
 	"runtime"
 	"runtime/pprof"
 	"slices"
 
-	"github.com/benchspec/benchspec/internal/lazy"
+	"github.com/benchspec/benchspec/internal/protocol"
 )
 
 // Secondary metric units of the gc profiler, per iteration.
@@ -35,13 +33,12 @@ type profiler struct {
 	gc    bool
 	kinds map[string]bool
 	dir   string
-	base  string // file name prefix: run key and fork
+	key   string // the run's key
+	fork  int
 	start runtime.MemStats
 	cpu   *os.File
 	files map[string]string
 }
-
-var unsafeChars = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._=-]+`) }}
 
 // newProfiler returns the fork's profiler, nil when it has nothing to do:
 // no profiler asked for, or only file-writing ones without a directory.
@@ -59,7 +56,7 @@ func newProfiler(names []string, dir, key string, fork int) *profiler {
 			p.kinds[n] = true
 		}
 	}
-	p.base = ProfileBase(key, fork)
+	p.key, p.fork = key, fork
 	if p.gc {
 		// The first GC of a process starts the background mark workers,
 		// allocating; let that happen before the first window.
@@ -150,14 +147,8 @@ func (p *profiler) write(kind string) error {
 	return f.Close()
 }
 
-// path is the profile's file: <dir>/<run key>.fork<N>.<kind>.pprof, with
-// characters unsafe in file names replaced.
+// path is the profile's file (protocol.ProfileFile: a name per run key,
+// fork and kind).
 func (p *profiler) path(kind string) string {
-	return filepath.Join(p.dir, p.base+"."+kind+".pprof")
-}
-
-// ProfileBase is the start of the names of the profile files of fork
-// number fork of the run key: the same in a suite's fork and a package's.
-func ProfileBase(key string, fork int) string {
-	return fmt.Sprintf("%s.fork%d", unsafeChars.Get().ReplaceAllString(key, "_"), fork)
+	return protocol.ProfileFile(p.dir, p.key, p.fork, kind)
 }

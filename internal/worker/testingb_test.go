@@ -165,7 +165,3 @@ func testingFlag(t *testing.T, name string) string {
 	}
 	return f.Value.String()
 }
-
-// goTestOutput is what the driver in a test binary writes on its
-// result descriptor for one warmup and two measurement iterations of one
-// benchmark, with testing's own noise around the results.

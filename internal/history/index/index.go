@@ -3,9 +3,16 @@
 // nights reads one small file instead of a thousand large ones.
 //
 // The reports stay the single source of truth. The index is a cache
-// keyed by each report's file name, size and modification time: an entry
-// whose report changed, vanished or never had one is recomputed from the
-// report, and an index that is missing, unreadable or corrupt is rebuilt
+// keyed by each report's file name, size, modification time, inode and
+// change time (ctime): an entry whose report changed, vanished or never
+// had one is recomputed from the report. Size and modification time
+// alone are not enough: an edit that keeps the size, with the
+// modification time set back (touch -r, cp -p), left the index showing
+// what the report no longer says; the change time cannot be set back,
+// and a file put in the report's place has another inode. (A copy of
+// the directory, which changes both, costs one reading of each report.)
+// An index that is missing, unreadable or corrupt is rebuilt
+// from the reports, and an index that is missing, unreadable or corrupt is rebuilt
 // from the reports. run --results-dir appends the entry of the report it
 // has just written; history rewrites the file, compacted, when it found
 // entries missing or stale. A lost append (two writers at once, a crash
@@ -27,6 +34,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"syscall"
 	"time"
 
 	"gonum.org/v1/gonum/stat"
@@ -39,8 +47,9 @@ import (
 const Name = "history.index.jsonl"
 
 // Version is the index format; an index of another version is rebuilt.
-// Version 2 added each run's forks and the spread of its fork means.
-const Version = 2
+// Version 2 added each run's forks and the spread of its fork means;
+// version 3 the report's inode and change time.
+const Version = 3
 
 // Size limits. Reports and the index are read as hostile input: a file
 // larger than its limit is refused before it is read.
@@ -71,6 +80,10 @@ type Entry struct {
 	File    string `json:"file"` // base name, in the index's directory
 	Size    int64  `json:"size"`
 	ModTime int64  `json:"mod_time_ns"` // Unix nanoseconds
+	// Inode and ChangeTime (Unix nanoseconds) identify the file and its
+	// last change, which no one but the kernel sets.
+	Inode      uint64 `json:"inode"`
+	ChangeTime int64  `json:"change_time_ns"`
 	Summary
 }
 
@@ -179,15 +192,29 @@ func (e *Entry) valid() bool {
 	return e.Shard == nil || e.Shard.Index >= 1 && e.Shard.Index <= e.Shard.Count
 }
 
-// fresh reports whether e was made from the file fi describes.
+// fresh reports whether e was made from the file fi describes: the
+// same size, modification time, inode and change time. Without the
+// latter two (a system whose FileInfo has no syscall.Stat_t) nothing is
+// fresh and every report is read.
 func (e *Entry) fresh(fi fs.FileInfo) bool {
-	return e.Size == fi.Size() && e.ModTime == fi.ModTime().UnixNano()
+	ino, ctime, ok := fileID(fi)
+	return ok && e.Size == fi.Size() && e.ModTime == fi.ModTime().UnixNano() && e.Inode == ino && e.ChangeTime == ctime
+}
+
+// fileID is the inode and change time of the file fi describes.
+func fileID(fi fs.FileInfo) (ino uint64, ctime int64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st == nil {
+		return 0, 0, false
+	}
+	return st.Ino, st.Ctim.Nano(), true
 }
 
 // NewEntry is the entry of the report rep, saved as the file fi
 // describes.
 func NewEntry(fi fs.FileInfo, rep *report.Report) Entry {
-	return Entry{File: fi.Name(), Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Summary: Summarize(rep)}
+	ino, ctime, _ := fileID(fi)
+	return Entry{File: fi.Name(), Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Inode: ino, ChangeTime: ctime, Summary: Summarize(rep)}
 }
 
 // Load returns the entries of every report in dir, in the order the
@@ -196,7 +223,10 @@ func NewEntry(fi fs.FileInfo, rep *report.Report) Entry {
 // true when the index should be rewritten (Write): it was missing,
 // unreadable, or lacked or held entries that did not match the reports.
 // A report that cannot be read, is too large or is not a valid report is
-// an error naming its file.
+// an error naming its file, and so is anything named like a report that
+// is not a regular file (a directory, a link, a FIFO, a device): run
+// --results-dir writes none of them, and one skipped in silence would
+// hide a night.
 func Load(dir string) (entries []Entry, stale bool, err error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -206,8 +236,11 @@ func Load(dir string) (entries []Entry, stale bool, err error) {
 	stale = !ok
 	used := 0
 	for _, de := range des {
-		if !IsReport(de.Name()) || !de.Type().IsRegular() {
+		if !IsReport(de.Name()) {
 			continue
+		}
+		if !de.Type().IsRegular() {
+			return nil, false, fmt.Errorf("%s: named like a report, but %s: a results directory's reports are regular files; move it away", filepath.Join(dir, de.Name()), kindOf(de.Type()))
 		}
 		fi, err := de.Info()
 		if err != nil {
@@ -243,9 +276,15 @@ func Load(dir string) (entries []Entry, stale bool, err error) {
 }
 
 // ReadReport reads the report at path, bounded by MaxReportBytes, and
-// returns its entry.
+// returns its entry. It opens path without following a symbolic link
+// and without blocking (a FIFO put in a report's place would block an
+// open for reading until a writer came), and refuses anything but a
+// regular file before reading.
 func ReadReport(path string) (Entry, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return Entry{}, fmt.Errorf("%s: named like a report, but a symbolic link: a results directory's reports are regular files; move it away", path)
+	}
 	if err != nil {
 		return Entry{}, err
 	}
@@ -255,7 +294,7 @@ func ReadReport(path string) (Entry, error) {
 		return Entry{}, err
 	}
 	if !fi.Mode().IsRegular() {
-		return Entry{}, fmt.Errorf("%s: not a regular file", path)
+		return Entry{}, fmt.Errorf("%s: named like a report, but %s: a results directory's reports are regular files; move it away", path, kindOf(fi.Mode().Type()))
 	}
 	if fi.Size() > MaxReportBytes {
 		return Entry{}, fmt.Errorf("%s: %d bytes, more than a report may have (%d MiB)", path, fi.Size(), MaxReportBytes>>20)
@@ -280,7 +319,8 @@ func ReadReport(path string) (Entry, error) {
 // Lines that do not decode are skipped (a torn append); an index of
 // another version or too large counts as missing.
 func readIndex(path string) (map[string]Entry, int, bool) {
-	f, err := os.Open(path)
+	// Not through a link, and never blocking on a FIFO in its place.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, 0, false
 	}
@@ -319,7 +359,7 @@ func readIndex(path string) (map[string]Entry, int, bool) {
 const header = "{\"index_version\":" + versionString + "}\n"
 
 // versionString is Version in decimal.
-const versionString = "2"
+const versionString = "3"
 
 // Encode writes a whole index of entries to w.
 func Encode(w io.Writer, entries []Entry) error {
@@ -365,4 +405,21 @@ func Append(dir string, e Entry) error {
 		_, err = f.Write(line)
 	}
 	return errors.Join(err, f.Close())
+}
+
+// kindOf names a file type that is not a regular file.
+func kindOf(t fs.FileMode) string {
+	switch {
+	case t&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case t.IsDir():
+		return "a directory"
+	case t&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	case t&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
