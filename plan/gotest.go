@@ -155,7 +155,7 @@ func settingPos(e *spec.Entry, keys ...string) spec.Pos {
 // is. Relative paths are the spec's, not the working directory's, so that
 // a checked-in spec means the same package wherever it is run from.
 func PackageKey(specPath, pkg string) string {
-	if filepath.IsAbs(pkg) || !isRelative(pkg) {
+	if filepath.IsAbs(pkg) || !IsRelative(pkg) {
 		return pkg
 	}
 	dir, err := filepath.Abs(filepath.Join(filepath.Dir(specPath), pkg))
@@ -165,9 +165,9 @@ func PackageKey(specPath, pkg string) string {
 	return dir
 }
 
-// isRelative reports whether pkg is a relative directory path, as the go
+// IsRelative reports whether pkg is a relative directory path, as the go
 // command tells them from import paths.
-func isRelative(pkg string) bool {
+func IsRelative(pkg string) bool {
 	return pkg == "." || pkg == ".." || strings.HasPrefix(pkg, "./") || strings.HasPrefix(pkg, "../")
 }
 

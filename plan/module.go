@@ -142,7 +142,7 @@ func CheckPackageScope(specs []*spec.Spec) spec.ErrorList {
 				mod, found, modErr = SpecModule(s.Path)
 				looked = true
 			}
-			if !filepath.IsAbs(e.Package) && !isRelative(e.Package) {
+			if !filepath.IsAbs(e.Package) && !IsRelative(e.Package) {
 				if why := uncleanImportPath(e.Package); why != "" {
 					errs = append(errs, &spec.Error{Pos: e.PackagePos, Msg: fmt.Sprintf(
 						"benchmarks[%d].package: %q is not an import path the go command accepts (%s): name the package by its clean import path (no empty, . or .. elements) or by a directory (./x)", e.Index, e.Package, why)})
@@ -175,7 +175,7 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 		}
 		return fmt.Sprintf("the module %s that holds this spec (%s)", mod.Path, mod.GoMod)
 	}
-	if !filepath.IsAbs(pkg) && !isRelative(pkg) {
+	if !filepath.IsAbs(pkg) && !IsRelative(pkg) {
 		rest, ok := strings.CutPrefix(pkg, mod.Path)
 		ok = ok && found && (rest == "" || rest[0] == '/')
 		switch {

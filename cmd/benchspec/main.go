@@ -74,5 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // registry is what the spec commands run besides a suite's benchmarks:
 // the packages' go test benchmarks, and the html format.
 func registry() cli.Registry {
-	return cli.Registry{Packages: cli.PackageBenchmarks(), Formats: extraFormats}
+	reg := cli.Builds()
+	reg.Formats = extraFormats
+	return reg
 }

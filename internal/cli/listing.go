@@ -23,7 +23,7 @@ import (
 // (protocol.EnvSuite).
 func suiteFlag(fs *flag.FlagSet) *string {
 	return fs.String("suite", os.Getenv(protocol.EnvSuite),
-		"the suite `binary` whose registered benchmarks the specs select (a main package calling benchspec.Main, built with go build)")
+		"the suite whose registered benchmarks the specs select: a `binary`, or a main package calling benchspec.Main (./bench), which benchspec builds")
 }
 
 // Bounds of a suite's listing: a registry is small, and the listing runs
@@ -38,6 +38,15 @@ const (
 func (reg Registry) withSuite(ctx context.Context, e *Env, path string) (Registry, bool) {
 	if path == "" {
 		return reg, true
+	}
+	if fi, err := os.Stat(path); (err != nil || fi.IsDir()) && reg.Build != nil {
+		// Not a binary: a main package, built into the cache.
+		bin, err := reg.Build(ctx, "", path)
+		if err != nil {
+			e.Errorf("--suite %s: %v", path, err)
+			return reg, false
+		}
+		path = bin
 	}
 	abs, err := filepath.Abs(path)
 	if err == nil {

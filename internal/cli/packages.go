@@ -12,11 +12,12 @@ import (
 	"github.com/benchspec/benchspec/spec"
 )
 
-// PackageBenchmarks is the Registry.Packages of both binaries: a
-// gotest.Builder whose listing runs — the package's code that runs at
-// plan time — are contained as forks are (executor.StartContained), with
-// this binary as their guard and shield.
-func PackageBenchmarks() func(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error) {
+// Builds is the Registry of the benchspec program: the go test
+// benchmarks of `package:` entries and the suites --suite names as
+// packages, built by one gotest.Builder, whose listing runs — the
+// package's code that runs at plan time — are contained as forks are
+// (executor.StartContained), with this binary as their guard and shield.
+func Builds() Registry {
 	exe, err := os.Executable()
 	if err != nil {
 		exe = ""
@@ -28,7 +29,7 @@ func PackageBenchmarks() func(ctx context.Context, specs []*spec.Spec) ([]plan.B
 		}
 		return c, nil
 	}}
-	return b.Benchmarks
+	return Registry{Packages: b.Benchmarks, Build: b.BuildSuite}
 }
 
 // withPackages returns the registered benchmarks and, when the specs

@@ -35,6 +35,9 @@ type Registry struct {
 	// (gotest.Builder.Benchmarks: it builds the test binaries); nil
 	// makes such entries an error. Errors are a spec.ErrorList.
 	Packages func(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error)
+	// Build builds the suite binary of a main package (--suite ./bench)
+	// in dir and returns its path; nil: --suite names binaries only.
+	Build func(ctx context.Context, dir, pkg string) (string, error)
 	// Formats adds output formats to run's --format beyond
 	// internal/format's: cmd/benchspec adds html.
 	Formats map[string]format.Renderer

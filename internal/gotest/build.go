@@ -244,11 +244,22 @@ func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overla
 	if _, err := b.goCmd(ctx, dir, append(args, pkg)...); err != nil {
 		return "", fmt.Errorf("building the test binary of %s failed: %w", importPath, err)
 	}
-	sum, err := filehash.SHA256(bin)
+	final, err := install(cache, bin, importPath)
 	if err != nil {
 		return "", fmt.Errorf("building the test binary of %s: %w", importPath, err)
 	}
-	name := strings.Trim(unsafeChars.Get().ReplaceAllString(importPath, "_"), "_.")
+	return final, nil
+}
+
+// install moves the binary at bin into the cache as <name>-<its SHA-256>.test
+// and records the sum beside it (verifyBinary): Go builds are
+// reproducible, so an unchanged package gets the same file.
+func install(cache, bin, name string) (string, error) {
+	sum, err := filehash.SHA256(bin)
+	if err != nil {
+		return "", err
+	}
+	name = strings.Trim(unsafeChars.Get().ReplaceAllString(name, "_"), "_.")
 	final := filepath.Join(cache, fmt.Sprintf("%s-%s.test", name, sum[:16]))
 	// An identical binary already there is kept, if it is the one its
 	// record says: a file merely named like it (replaced, or left by a
@@ -257,10 +268,10 @@ func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overla
 		return final, nil
 	}
 	if err := os.Rename(bin, final); err != nil {
-		return "", fmt.Errorf("test binary cache: %w", err)
+		return "", fmt.Errorf("binary cache: %w", err)
 	}
 	if err := record(final, sum); err != nil {
-		return "", fmt.Errorf("test binary cache: %w", err)
+		return "", fmt.Errorf("binary cache: %w", err)
 	}
 	return final, nil
 }

@@ -1,0 +1,67 @@
+package benchspec_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchspec/benchspec/internal/suitetest"
+)
+
+// The benchspec program runs a suite named as a package: it builds the
+// suite (into its cache), lists its benchmarks and runs its forks; a
+// suite binary's own command line renders HTML, which only the program
+// links.
+func TestProgramBuildsSuitesAndRendersHTML(t *testing.T) {
+	suitetest.SkipShort(t)
+	parent := strings.TrimPrefix(suitetest.ParentEnv(t), "BENCHSPEC_PARENT=")
+	cache := t.TempDir()
+	spec := writeSpec(t, `version: 1
+name: built
+defaults:
+  forks: 1
+  warmup: {iterations: 0}
+  measurement: {iterations: 1, time: 10ms}
+benchmarks:
+  - include: '^strings\.Repeat$'
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	cmd := exec.Command(parent, "run", "--suite", "./examples/quickstart", "--quiet", "--format", "json", "--out", out, spec)
+	cmd.Env = append(os.Environ(), "BENCHSPEC_CACHE="+cache)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("benchspec run --suite ./examples/quickstart: %v\n%s", err, b)
+	}
+	rep, _ := readReport(t, out)
+	if len(rep.Runs) != 1 || rep.Runs[0].Failed() || rep.Runs[0].Benchmark != "strings.Repeat" {
+		t.Fatalf("runs: %+v", rep.Runs)
+	}
+	built, _ := filepath.Glob(filepath.Join(cache, "suite-quickstart-*.test"))
+	if len(built) != 1 {
+		t.Errorf("the cache holds %v, want the one suite binary it built", built)
+	}
+
+	html := filepath.Join(t.TempDir(), "r.html")
+	r := suite(t, "run", writeSpec(t, quick+"  - include: '^e2e\\.empty$'\n    forks: 1\n"), "--quiet", "--format", "html", "--out", html)
+	if r.Code != 0 {
+		t.Fatalf("SUITE run --format html: exit %d\n%s", r.Code, r.Stderr)
+	}
+	page, err := os.ReadFile(html)
+	if err != nil || !strings.Contains(string(page), "<svg") || !strings.Contains(string(page), "e2e.empty") {
+		t.Errorf("the page (%v) has no chart of e2e.empty:\n%.300s", err, page)
+	}
+}
+
+// A suite binary that finds no benchspec program says how to get one,
+// with exit status 2.
+func TestSuiteWithoutProgramSaysHowToGetIt(t *testing.T) {
+	suitetest.SkipShort(t)
+	r, err := suitetest.Command([]string{"BENCHSPEC_PARENT=", "PATH=" + t.TempDir()}, "list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Code != 2 || !strings.Contains(r.Stderr, "go get -tool github.com/benchspec/benchspec/cmd/benchspec") {
+		t.Errorf("exit %d, stderr:\n%s\nwant 2 and how to add the benchspec program", r.Code, r.Stderr)
+	}
+}
