@@ -45,9 +45,9 @@ type Registry struct {
 
 // Footer is the end of the usage of the commands that run specs.
 const Footer = `A SPEC is a spec file or a directory of them (its *.yaml files, sorted).
-A SUITE is a suite binary (a main package that calls benchspec.Main); a
-suite binary run by hand passes its command line here with itself as
---suite.
+A SUITE is a suite binary or its main package (one that calls
+benchspec.Main); a suite binary run by hand passes its command line here
+with itself as the suite.
 
 Exit status: 0 all good, 1 a benchmark failed (or, with run --strict, a
 diagnostic warned) or compare found a regression, 2 bad usage, an invalid
@@ -60,14 +60,19 @@ interrupted by SIGINT or SIGTERM (its partial report is written, and
 // plan, with reg's package benchmarks and formats, and the benchmarks of
 // the suite binary that --suite names.
 func SpecCommands(ctx context.Context, reg Registry) []Command {
+	// A suite binary that handed its command line over is the suite.
+	suite, listSuite := "[--suite SUITE] ", "--suite SUITE"
+	if os.Getenv(protocol.EnvSuite) != "" {
+		suite, listSuite = "", ""
+	}
 	return []Command{
-		{"run", "[--suite SUITE] SPEC...", "run the specs and report (table on stdout, progress on stderr)",
+		{"run", suite + "SPEC...", "run the specs and report (table on stdout, progress on stderr)",
 			func(e *Env, args []string) int { return Run(ctx, e, args, reg) }},
-		{"list", "--suite SUITE", "list the suite's registered benchmarks and their parameters",
+		{"list", listSuite, "list the suite's registered benchmarks and their parameters",
 			func(e *Env, args []string) int { return listCmd(ctx, e, args, reg) }},
-		{"validate", "[--suite SUITE] SPEC...", "check the specs against the schema (and the suite's benchmarks)",
+		{"validate", suite + "SPEC...", "check the specs against the schema (and the suite's benchmarks)",
 			func(e *Env, args []string) int { return Validate(ctx, e, args, reg) }},
-		{"plan", "[--suite SUITE] SPEC...", "print the runs the specs expand to, with the estimated time",
+		{"plan", suite + "SPEC...", "print the runs the specs expand to, with the estimated time",
 			func(e *Env, args []string) int { return planCmd(ctx, e, args, reg) }},
 	}
 }
