@@ -2,6 +2,7 @@ package executor
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,7 +40,7 @@ func runFork(ctx context.Context, r *plan.Run, a *protocol.Assignment, opts Opti
 	// the package's directory, as go test does, for testdata.
 	dir, exe := "", opts.Self
 	if a.Run.GoTest == nil {
-		exe = opts.Executable
+		exe = cmp.Or(r.Executable, opts.Executable)
 		if dir, err = scratch.take(); err != nil {
 			fr.Err = fmt.Sprintf("creating the fork's working directory: %v", err)
 			return fr

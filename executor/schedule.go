@@ -21,10 +21,21 @@ const (
 	// OrderRandom runs the forks in a shuffled order that its seed
 	// reproduces.
 	OrderRandom = "random"
+	// OrderPaired runs a plan of two builds' runs (`benchspec ab`): the
+	// first half of its runs are build A's, the second half build B's
+	// runs of the same keys, run i paired with run i+n/2. Each pair's
+	// forks alternate in blocks of four, A B B A or B A A B at random
+	// (the seed reproduces them): fork k of A and fork k of B run next to
+	// each other, the order within a pair balanced over the blocks, so
+	// that a drift of the machine hits both builds alike.
+	OrderPaired = "paired"
 )
 
 // Orders lists the valid orders.
 func Orders() []string { return []string{OrderDeclared, OrderInterleaved, OrderRandom} }
+
+// A plan of two builds is scheduled OrderPaired by `benchspec ab`, not by
+// a name a user gives run --order: it is not among Orders.
 
 // Order is the order in which Execute runs the forks of a plan. The zero
 // Order is OrderDeclared. Whatever the order, a run's own forks run in
@@ -69,6 +80,8 @@ func (o Order) Schedule(p *plan.Plan) []Slot {
 				}
 			}
 		}
+	case OrderPaired:
+		slots = paired(p, o.Seed)
 	case OrderRandom:
 		slots = declared(p)
 		shuffle(slots, o.Seed)
@@ -81,6 +94,34 @@ func (o Order) Schedule(p *plan.Plan) []Slot {
 		}
 	default:
 		slots = declared(p)
+	}
+	return slots
+}
+
+// paired is OrderPaired's schedule; a plan that is not two halves of one
+// length runs declared.
+func paired(p *plan.Plan, seed uint64) []Slot {
+	n := len(p.Runs) / 2
+	if n == 0 || len(p.Runs) != 2*n {
+		return declared(p)
+	}
+	r := rand.New(rand.NewPCG(seed, 0x6162616261626162)) // "abababab"
+	var slots []Slot
+	for a := range n {
+		b := a + n
+		fa, fb := forkCount(&p.Runs[a]), forkCount(&p.Runs[b])
+		for f := 1; f <= max(fa, fb); f += 2 {
+			first, second := a, b
+			if r.IntN(2) == 1 {
+				first, second = b, a
+			}
+			// A block: first second second first, fork f and f+1 of each.
+			for _, s := range []Slot{{first, f}, {second, f}, {second, f + 1}, {first, f + 1}} {
+				if s.Fork <= forkCount(&p.Runs[s.Run]) {
+					slots = append(slots, s)
+				}
+			}
+		}
 	}
 	return slots
 }

@@ -129,3 +129,42 @@ func TestExecuteInterleaved(t *testing.T) {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
 }
+
+// TestSchedulePaired: each build's forks run in their numbered order,
+// fork k of A next to fork k of B, in blocks A B B A or B A A B; over
+// many blocks each build goes first in about half of them.
+func TestSchedulePaired(t *testing.T) {
+	p := slotPlan(10, 9, 10, 9) // runs 0, 1 are A's; 2, 3 B's
+	slots := executor.Order{Kind: executor.OrderPaired, Seed: 7}.Schedule(p)
+	if len(slots) != 38 {
+		t.Fatalf("%d slots, want 38: %v", len(slots), slotStrings(slots))
+	}
+	next := map[int]int{}
+	for i, s := range slots {
+		next[s.Run]++
+		if s.Fork != next[s.Run] {
+			t.Fatalf("slot %d: run %d fork %d before fork %d: %v", i, s.Run, s.Fork, next[s.Run], slotStrings(slots))
+		}
+	}
+	// Pairs: A's fork k and B's fork k are adjacent within a block.
+	for i := 0; i+1 < len(slots); i += 2 {
+		a, b := slots[i], slots[i+1]
+		if a.Fork != b.Fork || (a.Run+2 != b.Run && b.Run+2 != a.Run) {
+			t.Fatalf("slots %d, %d: %d/%d and %d/%d, want one fork of each build with one number: %v", i, i+1, a.Run, a.Fork, b.Run, b.Fork, slotStrings(slots))
+		}
+	}
+	many := slotPlan(1000, 1000)
+	slots = executor.Order{Kind: executor.OrderPaired, Seed: 1}.Schedule(many)
+	aFirst := 0
+	for i := 0; i < len(slots); i += 4 {
+		if slots[i].Run == 0 {
+			aFirst++
+		}
+	}
+	if aFirst < 200 || aFirst > 300 {
+		t.Errorf("A went first in %d of 250 blocks, want about half", aFirst)
+	}
+	if again := (executor.Order{Kind: executor.OrderPaired, Seed: 1}).Schedule(many); !cmp.Equal(again, slots) {
+		t.Errorf("the same seed gave another order")
+	}
+}

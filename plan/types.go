@@ -65,6 +65,9 @@ type Run struct {
 	// GoTest is set for a package benchmark: its forks run its test
 	// binary instead of the suite binary.
 	GoTest *GoTest `json:",omitempty"`
+	// Executable is the suite binary of this run's forks when it is not
+	// the batch's (one build of two in `benchspec ab`); "" otherwise.
+	Executable string `json:",omitempty"`
 }
 
 // ForkCount is the number of forks of the run, warmup forks included:
