@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
 )
 
 func verdicts(res *Result) map[string]Verdict {
@@ -521,6 +522,26 @@ func TestDeclaredOrderNote(t *testing.T) {
 		}
 		if c.name != "one run a side" && !cmp.Equal(verdicts(res), verdicts(plain)) {
 			t.Errorf("%s: verdicts %v, want those without the note %v", c.name, verdicts(res), verdicts(plain))
+		}
+	}
+}
+
+// TestCompareDecidesAtTheDefaults: with the built-in default forks a
+// side, the rank test takes part and compare decides: a +10 % change of
+// one run is a regression, the rest of two runs of one build unchanged.
+func TestCompareDecidesAtTheDefaults(t *testing.T) {
+	forks := spec.DefaultSettings().Forks
+	res := Compare(syntheticForks(1, nil, forks), syntheticForks(2, map[string]float64{"sqrt.Sunk#avgt": 1.1}, forks), Options{Threshold: 0.05})
+	want := map[string]Verdict{
+		"counter.Inc1#avgt": Unchanged, "sqrt.Sunk#avgt": Regression, "list.Insert?size=1000#avgt": Unchanged,
+		"counter.Inc1#thrpt": Unchanged, "log.Classic#sample": Unchanged,
+	}
+	if diff := cmp.Diff(want, verdicts(res)); diff != "" {
+		t.Errorf("%d forks a side, verdicts (-want +got):\n%s", forks, diff)
+	}
+	for _, p := range res.Pairs {
+		if !p.RankTakesPart || p.Note != "" {
+			t.Errorf("%s: rank test takes part %v, note %q; want it part of every verdict at %d forks", p.Key, p.RankTakesPart, p.Note, forks)
 		}
 	}
 }
