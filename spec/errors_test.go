@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -40,10 +41,14 @@ func TestGoodFiles(t *testing.T) {
 	if diff := cmp.Diff(DefaultSettings(), specs[2].Entries[0].Settings); diff != "" {
 		t.Errorf("minimal spec: settings differ from the built-in defaults (-want +got):\n%s", diff)
 	}
-	// design.yaml, the founding design's example, spells out the built-in
-	// defaults, plus GOGC.
+	// design.yaml, the founding design's example, spells out that
+	// design's defaults (3 forks of 3 + 5 iterations of 1 s), plus GOGC;
+	// the built-in defaults have since become many short forks.
 	design := DefaultSettings()
 	design.Env["GOGC"] = "100"
+	design.Forks = 3
+	design.Warmup = Iterations{Iterations: 3, Time: time.Second, BatchSize: 1}
+	design.Measurement = Iterations{Iterations: 5, Time: time.Second, BatchSize: 1}
 	if diff := cmp.Diff(design, specs[0].Defaults); diff != "" {
 		t.Errorf("design spec: defaults mismatch (-want +got):\n%s", diff)
 	}

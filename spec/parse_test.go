@@ -24,8 +24,8 @@ func TestParseFull(t *testing.T) {
 		TimeUnit:          "us",
 		Forks:             2,
 		WarmupForks:       0,
-		Warmup:            Iterations{Iterations: 3, Time: 500 * time.Millisecond, BatchSize: 1},
-		Measurement:       Iterations{Iterations: 10, Time: time.Second, BatchSize: 1000},
+		Warmup:            Iterations{Iterations: 2, Time: 500 * time.Millisecond, BatchSize: 1},
+		Measurement:       Iterations{Iterations: 10, Time: 100 * time.Millisecond, BatchSize: 1000},
 		OpsPerInvocation:  1,
 		Threads:           ThreadsMax,
 		Timeout:           10 * time.Minute,
@@ -162,7 +162,7 @@ func TestOverrides(t *testing.T) {
 			entry: "    forks: 0x0A\n    measurement: {batch_size: 1e6, iterations: 1_000}\n",
 			change: func(s *Settings) {
 				s.Forks = 10
-				s.Measurement = Iterations{Iterations: 1000, Time: time.Second, BatchSize: 1000000}
+				s.Measurement = Iterations{Iterations: 1000, Time: 100 * time.Millisecond, BatchSize: 1000000}
 			},
 		},
 		{

@@ -37,7 +37,7 @@ func (p *Precision) UnmarshalJSON(data []byte) error { return unmarshalFields(da
 // Precision bounds for the keys a spec's `precision:` leaves out (a
 // MaxForks or MaxTime of 0).
 const (
-	DefaultPrecisionMaxForks = 20
+	DefaultPrecisionMaxForks = 100
 	DefaultPrecisionMaxTime  = 10 * time.Minute
 )
 

@@ -64,14 +64,29 @@ func (it *Iterations) UnmarshalJSON(data []byte) error { return unmarshalFields(
 // DefaultSettings returns the built-in settings, used for every key that
 // neither the spec's defaults nor an entry sets (the defaults that
 // schemas/spec.schema.json documents).
+//
+// Many short forks, not a few long ones: 20 forks of 2 warmup and 3
+// measurement iterations of 100 ms, about 10 s a run where 3 forks of
+// 3 + 5 iterations of 1 s took 24 s. The score's 99.9 % error counts
+// forks (package internal/forkstat), and between-fork variance dominates
+// on the machines measured (a fresh process draws its layout, core and
+// start-up state): Kalibera and Jones's allocation buys forks. With 3
+// forks the interval's t is 31.6, with 20 it is 3.9, and the error
+// shrinks with √forks besides; longer iterations shrink only the
+// within-fork part. A fork costs a few milliseconds to start, so twenty
+// of them cost less than a second of the budget. Go has no JIT to warm:
+// 2 × 100 ms of warmup covers page faults, caches and the clock's
+// frequency ramp, and the warmup every fork runs is what NOT_STEADY
+// checks. 20 forks also let compare's rank test reach any level a
+// family of runs needs (2/C(40, 20) ≈ 1.4e-11).
 func DefaultSettings() Settings {
 	return Settings{
 		Modes:             []Mode{ModeAverageTime},
 		TimeUnit:          "ns",
-		Forks:             3,
+		Forks:             20,
 		WarmupForks:       0,
-		Warmup:            Iterations{Iterations: 3, Time: time.Second, BatchSize: 1},
-		Measurement:       Iterations{Iterations: 5, Time: time.Second, BatchSize: 1},
+		Warmup:            Iterations{Iterations: 2, Time: 100 * time.Millisecond, BatchSize: 1},
+		Measurement:       Iterations{Iterations: 3, Time: 100 * time.Millisecond, BatchSize: 1},
 		OpsPerInvocation:  1,
 		Threads:           1,
 		Timeout:           10 * time.Minute,

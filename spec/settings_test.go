@@ -195,8 +195,8 @@ func TestSettingsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `{"modes":["avgt"],"threads":1,"forks":3,"warmup_forks":0,` +
-		`"warmup":{"iterations":3,"time":"1s","batch_size":1},"measurement":{"iterations":5,"time":"1s","batch_size":1},` +
+	const want = `{"modes":["avgt"],"threads":1,"forks":20,"warmup_forks":0,` +
+		`"warmup":{"iterations":2,"time":"100ms","batch_size":1},"measurement":{"iterations":3,"time":"100ms","batch_size":1},` +
 		`"ops_per_invocation":1,"time_unit":"ns","timeout":"10m0s","env":{"GOGC":"\u003coff\u003e"},"gc_before_iteration":false,"profilers":[],` +
 		`"diagnostics":{"ignore":[],"dead_code_ratio":3,"timer_ratio":0.01,"not_steady_p":0.001,"not_steady_slope":0.01,` +
 		`"forks_disagree_p":0.001,"forks_disagree_ratio":9,"forks_disagree_spread":0.05,"multimodal_mvalue":3.2,` +

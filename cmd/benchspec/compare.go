@@ -23,18 +23,22 @@ func runCompare(e *cli.Env, args []string) int {
 			"is a regression; wholly within it, unchanged; otherwise inconclusive (\"no\n"+
 			"change shown\" when not significant), with the forks a side that would\n"+
 			"decide it. With --threshold 0 nothing is unchanged: no interval lies\n"+
-			"within ±0. The rank test guards against fork means that are not normal\n"+
-			"(a process landing in a fast or a slow state), but its p cannot go below\n"+
-			"0.1 with 3 forks a side: with the default 3 forks compare gives no\n"+
-			"regression or improvement. Run at least 4 forks a side, 5 recommended\n"+
-			"(JMH's default).\n"+
+			"within ±0. The runs of one comparison are one family: Holm's correction\n"+
+			"(--correction holm, the default) keeps the chance of any false regression\n"+
+			"or improvement among all of them at alpha, where judging each at alpha\n"+
+			"would raise one most of the time with 50 runs. The rank test guards\n"+
+			"against fork means that are not normal (a process landing in a fast or a\n"+
+			"slow state) where it can reach the level the family needs; where it\n"+
+			"cannot (its p never goes below 0.1 with 3 forks a side), it would veto\n"+
+			"every verdict, so Welch's test decides alone and the output says so.\n"+
 			"Runs on one side only are listed. Forks that ran back to back share the\n"+
 			"machine's state of those seconds: run batches meant for compare with\n"+
 			"--order interleaved (a side in declared order gets a note). It exits 1\n"+
 			"when a run regressed or failed in NEW, 2 on bad usage or an unreadable\n"+
 			"report, and 0 otherwise.")
 	threshold := fs.String("threshold", "5%", "smallest change that counts, in percent (the % is optional); the confidence interval must lie beyond it")
-	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of both tests (Welch's t-test and the rank test)")
+	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of both tests (Welch's t-test and the rank test), for the family of all runs")
+	correction := fs.String("correction", compare.Holm, "family-wise correction over the runs: "+strings.Join(compare.Corrections, ", "))
 	format := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
 	out := fs.String("out", "", "write to this file instead of stdout")
 	files, status, ok := e.Parse(fs, args)
@@ -51,6 +55,9 @@ func runCompare(e *cli.Env, args []string) int {
 	if *alpha <= 0 || *alpha >= 1 {
 		return e.UsageError("--alpha: %g is not between 0 and 1", *alpha)
 	}
+	if !validFormat(*correction, compare.Corrections) {
+		return e.UsageError("--correction: unknown correction %q (valid: %s)", *correction, strings.Join(compare.Corrections, ", "))
+	}
 	if !validFormat(*format, compare.Formats) {
 		return e.UsageError("--format: unknown format %q (valid: %s)", *format, strings.Join(compare.Formats, ", "))
 	}
@@ -65,7 +72,7 @@ func runCompare(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(err)
 	}
-	res := compare.Compare(base, next, compare.Options{Threshold: t, Alpha: *alpha})
+	res := compare.Compare(base, next, compare.Options{Threshold: t, Alpha: *alpha, Correction: *correction})
 	res.BaseName, res.NewName = files[0], files[1]
 	if err := cli.WriteOutput(*out, e.Stdout, func(w io.Writer) error { return compare.Write(w, res, *format) }); err != nil {
 		return e.Fail(err)

@@ -92,15 +92,18 @@ func TestCompareCommand(t *testing.T) {
 	if _, md, _ := runCmd(t, "compare", "--format", "markdown", base5JSON, slow5JSON); !strings.Contains(md, "| sqrt.Sunk |") {
 		t.Errorf("markdown comparison:\n%s", md)
 	}
-	// With 3 forks a side the rank test cannot be significant: the same
-	// +30 % is inconclusive, exit 0, and the output says why and what
-	// to run instead.
+	// With 3 forks a side the rank test cannot be significant: it takes
+	// no part, the same +30 % is a regression by Welch's test alone, exit
+	// 1, and the output says so.
 	status, stdout, _ = runCmd(t, "compare", baseJSON, slowJSON)
-	if status != exitOK || strings.Contains(stdout, "REGRESSION") ||
-		!strings.Contains(stdout, "sqrt.Sunk avgt: Welch's test on the fork means would call it a regression (+") ||
-		!strings.Contains(stdout, "but the rank test does not (p = 0.100 with 3 and 3 forks; it cannot go below 0.1 with 3 and 3): about 4 forks a side would decide it") ||
-		!strings.Contains(stdout, "The rank test cannot reach p < 0.05 with fewer than 4 forks a side") {
-		t.Errorf("compare base slow (3 forks): status %d, want 0, no regression, the rank test's reason:\n%s", status, stdout)
+	if status != exitFail || !strings.Contains(stdout, "REGRESSION") ||
+		!strings.Contains(stdout, "sqrt.Sunk avgt: decided by Welch's test on the fork means alone: the rank test cannot go below p = 0.1 with 3 and 3 forks") ||
+		!strings.Contains(stdout, "The 5 tested runs are one family: Holm's correction") {
+		t.Errorf("compare base slow (3 forks): status %d, want 1, a regression by Welch alone, said so:\n%s", status, stdout)
+	}
+	if status, _, stderr := runCmd(t, "compare", "--correction", "bonferroni", baseJSON, slowJSON); status != exitUsage ||
+		!strings.Contains(stderr, `--correction: unknown correction "bonferroni" (valid: holm, none)`) {
+		t.Errorf("compare --correction bonferroni: status %d, stderr %s; want a usage error naming the valid ones", status, stderr)
 	}
 }
 

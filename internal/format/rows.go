@@ -2,6 +2,7 @@ package format
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,8 +43,10 @@ func Header(params []string) []string {
 }
 
 // Cells formats the row in Header's columns, like JMH's table: three
-// decimals, the error as "± 0.123", "FAILED [n]" for a failed run (SKIPPED for a skipped one), the
-// unit followed by the marks of the run's diagnostics ("ns/op [2,3]").
+// decimals, the error as "± 0.123" — or in words when it is as wide as
+// the score (ErrorWords) —, "FAILED [n]" for a failed run (SKIPPED for a
+// skipped one), the unit followed by the marks of the run's diagnostics
+// ("ns/op [2,3]").
 func (r Row) Cells(params []string) []string {
 	cells := []string{r.Name}
 	for _, n := range params {
@@ -55,8 +58,10 @@ func (r Row) Cells(params []string) []string {
 		cells = append(cells, "", fmt.Sprintf("%s [%d]", NoScoreLabel(r.Run), r.Note), "")
 	case r.SampleQuantile:
 		cells = append(cells, "", Score(m.Score), errorCell(m.ScoreError, m.Score))
-	default:
+	case r.Secondary:
 		cells = append(cells, strconv.Itoa(m.Count), Score(m.Score), errorCell(m.ScoreError, m.Score))
+	default:
+		cells = append(cells, strconv.Itoa(m.Count), Score(m.Score), ErrorWords(m))
 	}
 	unit := r.Unit()
 	if len(r.Marks) > 0 {
@@ -76,6 +81,44 @@ func errorCell(e, score report.Float) string {
 	}
 	return ""
 }
+
+// ErrorWords is the Error cell of a primary metric: "± 0.123", or, when
+// the error is as wide as the score or wider, words for what the number
+// would hide. "3.828 ± 25.163" reads as a broken tool; what happened is
+// one of two things:
+//
+//   - The forks disagree: three or more fork means spread over more than
+//     disagreeSpread of the score. Their range is the honest summary:
+//     "(forks disagree: 1.430–1.950)", in the score's decimals.
+//   - Too few forks: the spread is small, but with two forks the 99.9 %
+//     interval's t is 636.6: "± 25.163 (too few forks)".
+//
+// The JSON, CSV and JMH outputs keep the numbers.
+func ErrorWords(m *report.Metric) string {
+	e, score := m.ScoreError, m.Score
+	if !e.Valid() || !score.Valid() || score == 0 || math.Abs(float64(e)) < math.Abs(float64(score)) {
+		return errorCell(e, score)
+	}
+	lo, hi, n := math.Inf(1), math.Inf(-1), 0
+	if m.Variance != nil {
+		for _, v := range m.Variance.ForkMeans {
+			if v.Valid() {
+				lo, hi, n = math.Min(lo, float64(v)), math.Max(hi, float64(v)), n+1
+			}
+		}
+	}
+	if n >= 3 && (hi-lo)/math.Abs(float64(score)) > disagreeSpread {
+		return "(forks disagree: " + Like(report.Float(lo), score) + "–" + Like(report.Float(hi), score) + ")"
+	}
+	return errorCell(e, score) + " (too few forks)"
+}
+
+// disagreeSpread is the least spread of the fork means, relative to the
+// score, that reads as forks that disagree: FORKS_DISAGREE's default
+// spread. With three forks or more an error as wide as the score needs
+// a spread of about 9 % (t ≤ 31.6 over √3), so below it the width comes
+// from the number of forks.
+const disagreeSpread = 0.05
 
 // Note is a footnote of a result table: a failed run's reason, or one
 // diagnostic of a run.

@@ -98,3 +98,53 @@ func TestTextEdgeScoresGolden(t *testing.T) {
 	}
 	reporttest.Golden(t, "edges.golden", out.String())
 }
+
+// TestErrorInWords: an error as wide as the score or wider reads in
+// words in the text and markdown tables instead of "3.828 ± 25.163":
+// the forks' range when three or more disagree, "(too few forks)" when
+// their spread is small and the interval is wide for want of forks; a
+// narrower error, a secondary metric and the CSV keep the number.
+func TestErrorInWords(t *testing.T) {
+	metric := func(score, err float64, means ...float64) *report.Metric {
+		m := &report.Metric{Score: report.Float(score), ScoreError: report.Float(err), ScoreUnit: "ns/op", Count: 3 * len(means),
+			Variance: &report.Variance{Forks: len(means)}}
+		for _, v := range means {
+			m.Variance.ForkMeans = append(m.Variance.ForkMeans, report.Float(v))
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name string
+		m    *report.Metric
+		want string
+	}{
+		{"forks disagree", metric(3.828, 25.163, 1.43, 1.45, 8.6), "(forks disagree: 1.430–8.600)"},
+		{"two forks", metric(12, 636.619, 11.9, 12.1), "± 636.619 (too few forks)"},
+		{"three forks that agree, wide anyway", metric(12, 13, 11.99, 12, 12.01), "± 13.000 (too few forks)"},
+		{"no fork means", &report.Metric{Score: 2, ScoreError: 3}, "± 3.000 (too few forks)"},
+		{"narrower than the score", metric(3.828, 0.5, 3.7, 3.8, 3.9), "± 0.500"},
+		{"no error", &report.Metric{Score: 2, ScoreError: report.NaN()}, ""},
+	} {
+		if got := ErrorWords(tc.m); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	p, forks, env := reporttest.Fixture()
+	rep := report.Build(p, forks, env)
+	var text, md, csv strings.Builder
+	for _, c := range []struct {
+		f   Renderer
+		out *strings.Builder
+	}{{Text{}, &text}, {Markdown{}, &md}, {CSV{}, &csv}} {
+		if err := c.f.Render(c.out, rep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// the fixture's counter.Inc1 avgt has two forks: 12 ± 636.619
+	if !strings.Contains(text.String(), "12.000  ± 636.619 (too few forks)  ns/op [1,2]") ||
+		!strings.Contains(md.String(), "± 636.619 (too few forks)") ||
+		!strings.Contains(text.String(), "3.000                  ± 636.619  allocs/op") ||
+		strings.Contains(csv.String(), "too few") {
+		t.Errorf("the tables do not say it in words, or the CSV does:\n%s\n%s\n%s", text.String(), md.String(), csv.String())
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchspec/benchspec/internal/history/index"
 )
 
 // The change point detection: E-Divisive means (Matteson and James,
@@ -200,7 +202,9 @@ func bestSplit(z []float64) (tau int, q float64, ok bool) {
 
 // test is the t-test of x[lo:at] against x[at:hi]: Student's two-sample
 // test with pooled variance, as Hunter's, except that the pooled variance
-// is never less than the mean of the points' own variance (own). The
+// is never less than the median of the points' own variance (own): the
+// typical night's, which one night that a busy machine made noisy does
+// not raise for all the others. The
 // spread between points is what a night-to-night change must beat; a
 // point's own spread is a floor under it, so that a few points that
 // agree by chance, or a series whose scores repeat exactly, do not make
@@ -216,9 +220,13 @@ func (d *detector) test(lo, at, hi int) tTest {
 		return t
 	}
 	pooled := (sumSquares(left, t.mean1) + sumSquares(right, t.mean2)) / t.df
-	floor := mean(d.own[lo:hi])
+	floor := median(d.own[lo:hi])
 	v := math.Max(pooled, floor)
-	t.se = math.Sqrt(v * (1/float64(t.n1) + 1/float64(t.n2)))
+	// Each side's mean is no surer than its own points say: a newest
+	// night alone, whose forks a busy machine scattered, carries its own
+	// spread into the test, not the typical night's.
+	own := mean(d.own[lo:at])/float64(t.n1) + mean(d.own[at:hi])/float64(t.n2)
+	t.se = math.Sqrt(math.Max(v*(1/float64(t.n1)+1/float64(t.n2)), own))
 	diff := t.mean2 - t.mean1
 	switch {
 	case t.se > 0:
@@ -307,6 +315,36 @@ func (d *detector) retest(cps []change) {
 		}
 		cps[i].test = d.test(lo, cps[i].index, hi)
 	}
+}
+
+// detectable is the smallest relative change of the level that the
+// test could tell apart, at its significance P, between the two halves
+// of the series taken as one level: the interval's half-width of a
+// change between them, t(1 − P/2, n − 2)·√(v·(1/n₁ + 1/n₂)), v the
+// series' variance around its mean or the points' own (the test's
+// floor), whichever is larger, over the mean level. NaN with fewer
+// than three points or a level of 0.
+func (d *detector) detectable() float64 {
+	n := len(d.x)
+	if n < 3 {
+		return math.NaN()
+	}
+	m := mean(d.x)
+	if m == 0 {
+		return math.NaN()
+	}
+	v := math.Max(sumSquares(d.x, m)/float64(n-1), median(d.own))
+	n1 := n / 2
+	n2 := n - n1
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 2)}.Quantile(1 - d.opts.P/2)
+	return q * math.Sqrt(v*(1/float64(n1)+1/float64(n2))) / math.Abs(m)
+}
+
+func median(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	return index.Median(x)
 }
 
 func mean(x []float64) float64 {

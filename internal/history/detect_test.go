@@ -129,8 +129,13 @@ func TestForksAreTheUnit(t *testing.T) {
 			if i >= 6 {
 				v = 103
 			}
+			// three fork means v − sd, v, v + sd: median v, MAD sd
+			median, mad := report.Float(v), forkStdev
+			if !forkStdev.Valid() {
+				median = report.NaN()
+			}
 			s.Points = append(s.Points, Point{Batch: i + 1, Score: report.Float(v), Stdev: report.Float(v * 0.001), Count: 30,
-				Forks: 3, ForkStdev: forkStdev})
+				Forks: 3, ForkStdev: forkStdev, ForkMedian: median, ForkMAD: mad})
 		}
 		return s
 	}
@@ -157,11 +162,15 @@ func TestForksAreTheUnit(t *testing.T) {
 	}
 }
 
+// equateNaN makes NaN equal to NaN: a number that does not exist is the
+// same however often it is computed.
+var equateNaN = cmp.Comparer(func(a, b report.Float) bool { return a == b || a != a && b != b })
+
 func TestDeterministic(t *testing.T) {
 	a := analyzed(levels("ns/op", 0.03, 20, 100, 104, 97, 110), Options{MinChange: 0.02})
 	for range 3 {
 		b := analyzed(levels("ns/op", 0.03, 20, 100, 104, 97, 110), Options{MinChange: 0.02})
-		if diff := cmp.Diff(a, b); diff != "" {
+		if diff := cmp.Diff(a, b, equateNaN); diff != "" {
 			t.Fatalf("same input, another result (-first +again):\n%s", diff)
 		}
 	}

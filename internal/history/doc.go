@@ -12,6 +12,13 @@
 //   - The t-test's variance never falls below the points' own variance,
 //     counted over forks (Point.OwnVariance): nights that agree by chance
 //     cannot make a change look surer than each measurement could tell.
+//   - A point's level is the median of its fork means, not its score (their
+//     mean): a CPU hog slows some forks of a night far more than others,
+//     and moves the mean with each, the median only when most are hit.
+//   - A series without change points is steady only when it could have
+//     shown one (Series.Detectable, the smallest change its test could
+//     tell apart); above MinChange it is too noisy to tell
+//     (Series.TooNoisy) and says so with that size.
 //   - A series has regressed when its newest change is a regression the
 //     newest point does not revert. Defaults: MinChange 5 %, P 0.001.
 package history

@@ -103,6 +103,16 @@ type Series struct {
 	// converted to Unit (the spec changed the mode's kind of unit).
 	OtherUnit    int           `json:"other_unit,omitempty"`
 	ChangePoints []ChangePoint `json:"change_points"`
+	// Detectable is, for a series without change points, the smallest
+	// relative change of its level that the detection could have told
+	// apart from its noise at all: the (1 − P) half-width of a change
+	// between its two halves, relative to its level (the best split it
+	// has; a change at the newest night needs more). Null with fewer
+	// than three points or with change points. TooNoisy is set when
+	// Detectable is above MinChange: the series is not steady, it
+	// cannot tell.
+	Detectable report.Float `json:"detectable"`
+	TooNoisy   bool         `json:"too_noisy,omitempty"`
 	// Regressed is set when the newest change point is a regression that
 	// the newest point does not revert (see Regressed).
 	Regressed bool `json:"regressed"`
@@ -121,8 +131,13 @@ type Point struct {
 	// independent unit.
 	Forks     int          `json:"forks"`
 	ForkStdev report.Float `json:"fork_stdev"`
-	Revision  string       `json:"revision,omitempty"`
-	Label     string       `json:"label,omitempty"`
+	// ForkMedian is the median of the fork means and ForkMAD their
+	// median absolute deviation from it: the night's robust level and
+	// spread (Level, LevelVariance). Null when unknown.
+	ForkMedian report.Float `json:"fork_median"`
+	ForkMAD    report.Float `json:"fork_mad"`
+	Revision   string       `json:"revision,omitempty"`
+	Label      string       `json:"label,omitempty"`
 }
 
 // Direction of a change point, by the unit.
@@ -166,8 +181,8 @@ func Analyze(h *History, opts Options) {
 func analyze(s *Series, opts Options) {
 	d := &detector{x: make([]float64, len(s.Points)), own: make([]float64, len(s.Points)), opts: opts}
 	for i, p := range s.Points {
-		d.x[i] = float64(p.Score)
-		d.own[i] = p.OwnVariance()
+		d.x[i] = p.Level()
+		d.own[i] = p.LevelVariance()
 	}
 	s.ChangePoints = []ChangePoint{}
 	for _, c := range d.detect() {
@@ -184,7 +199,46 @@ func analyze(s *Series, opts Options) {
 		}
 		s.ChangePoints = append(s.ChangePoints, cp)
 	}
+	s.Detectable, s.TooNoisy = report.NaN(), false
+	if len(s.ChangePoints) == 0 {
+		if v := d.detectable(); !math.IsNaN(v) {
+			s.Detectable = report.Float(v)
+			s.TooNoisy = v > opts.MinChange
+		}
+	}
 	s.Regressed = regressed(s)
+}
+
+// Level is the point's level for the change point detection: the
+// median of its fork means. A busy machine slows some forks of a night
+// far more than others (a CPU hog takes the core a fork ran on for part
+// of its life); the mean of the forks moves with each such fork, the
+// median only when most forks are hit. With two forks it is their mean.
+// The score, when the point has no fork means (one fork, or an index
+// entry of before they were kept).
+func (p Point) Level() float64 {
+	if p.Forks >= 2 && p.ForkMedian.Valid() {
+		return float64(p.ForkMedian)
+	}
+	return float64(p.Score)
+}
+
+// madNormal turns a median absolute deviation into a standard deviation
+// of normal values: 1/Φ⁻¹(3/4).
+const madNormal = 1.4826
+
+// LevelVariance is the variance of Level as the point's own forks tell:
+// with three forks or more, the spread of the fork means from their
+// MAD (robust as the median is: a slowed fork does not widen it) times
+// π/2 over the forks, the large-sample variance of a median of normal
+// values; with two, OwnVariance (their median is their mean); without
+// fork medians, OwnVariance.
+func (p Point) LevelVariance() float64 {
+	if p.Forks >= 3 && p.ForkMedian.Valid() && p.ForkMAD.Valid() {
+		sd := madNormal * float64(p.ForkMAD)
+		return sd * sd * math.Pi / 2 / float64(p.Forks)
+	}
+	return p.OwnVariance()
 }
 
 // OwnVariance is the variance of the point's score as its own

@@ -176,7 +176,8 @@ func (b *builder) add(l located) {
 			continue
 		}
 		b.raw[si] = append(b.raw[si], rawPoint{Point{Batch: batch.Number, Score: r.Score, Error: r.Error, Count: r.Count,
-			Stdev: r.Stdev, Forks: r.Forks, ForkStdev: r.ForkStdev, Revision: e.Revision, Label: e.Label}, r.Unit})
+			Stdev: r.Stdev, Forks: r.Forks, ForkStdev: r.ForkStdev, ForkMedian: r.ForkMedian, ForkMAD: r.ForkMAD,
+			Revision: e.Revision, Label: e.Label}, r.Unit})
 	}
 }
 
@@ -209,6 +210,7 @@ func (b *builder) finish() {
 			}
 			scale := report.Float(f)
 			p.Score, p.Error, p.Stdev, p.ForkStdev = p.Score*scale, p.Error*scale, p.Stdev*scale, p.ForkStdev*scale
+			p.ForkMedian, p.ForkMAD = p.ForkMedian*scale, p.ForkMAD*scale
 			s.Points = append(s.Points, p.Point)
 		}
 	}

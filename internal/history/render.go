@@ -183,7 +183,14 @@ func pointTag(p Point) string {
 func Trend(s *Series) string {
 	n := fmt.Sprintf("%d points", len(s.Points))
 	if len(s.ChangePoints) == 0 {
-		return n + ", steady"
+		d := float64(s.Detectable)
+		switch {
+		case !s.Detectable.Valid():
+			return n + ", too few to tell a change"
+		case s.TooNoisy:
+			return fmt.Sprintf("%s, too noisy to tell: no change smaller than ±%s could be told apart", n, Percent2(d))
+		}
+		return fmt.Sprintf("%s, steady: a change of ±%s would show", n, Percent2(d))
 	}
 	first := float64(s.ChangePoints[0].MeanBefore)
 	now := float64(s.ChangePoints[len(s.ChangePoints)-1].MeanAfter)
@@ -244,6 +251,16 @@ func Num(v float64) string {
 		return strconv.FormatFloat(v, 'f', max(0, 3-int(math.Floor(math.Log10(math.Abs(v))))), 64)
 	}
 	return strconv.FormatFloat(v, 'g', 2, 64)
+}
+
+// Percent2 formats a fraction as a percentage with two significant
+// digits, or whole percents from 10 % on: 0.0314 as "3.1%", 0.412 as
+// "41%", 6.19 as "619%".
+func Percent2(f float64) string {
+	if math.Abs(100*f) >= 10 {
+		return strconv.FormatFloat(100*f, 'f', 0, 64) + "%"
+	}
+	return strconv.FormatFloat(100*f, 'g', 2, 64) + "%"
 }
 
 // Percent formats a fraction as a percentage: 0.05 as "5%".

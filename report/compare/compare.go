@@ -22,6 +22,8 @@ import (
 	"math"
 	"strings"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -42,6 +44,19 @@ type Options struct {
 	Threshold float64
 	// Alpha is the significance level of the test; 0 means DefaultAlpha.
 	Alpha float64
+	// Correction is the family-wise correction over the pairs of one
+	// comparison: Holm (the default, "") or NoCorrection.
+	Correction string
+}
+
+func (o Options) withDefaults() Options {
+	if o.Alpha <= 0 {
+		o.Alpha = DefaultAlpha
+	}
+	if o.Correction == "" {
+		o.Correction = Holm
+	}
+	return o
 }
 
 // Verdict is what a pair's comparison concluded.
@@ -87,10 +102,31 @@ type Pair struct {
 	// P is the two-sided p-value of Welch's t-test on the fork means.
 	P report.Float `json:"p"`
 	// PRank is the two-sided p-value of the Mann–Whitney U test on the
-	// same fork means (exact for small samples; 1 when all are equal).
-	PRank   report.Float `json:"p_rank"`
-	Verdict Verdict      `json:"verdict"`
-	Reason  string       `json:"reason,omitempty"` // why inconclusive or failed
+	// same fork means (exact for small samples; 1 when all are equal);
+	// of a paired comparison, the Wilcoxon signed-rank test's on the
+	// pairs' log ratios.
+	PRank report.Float `json:"p_rank"`
+	// PVerdict is the p-value of "the change lies beyond ±Threshold":
+	// the parametric test's (below Alpha exactly when its interval lies
+	// wholly beyond a bound), or the rank test's when that is larger and
+	// the rank test takes part (RankTakesPart). PAdjusted is PVerdict
+	// after the family's correction (Result.Correction); a regression or
+	// an improvement needs it below Alpha. Both are null for a pair that
+	// was not tested, which is no member of the family.
+	PVerdict  report.Float `json:"p_verdict"`
+	PAdjusted report.Float `json:"p_adjusted"`
+	// RankTakesPart says whether the rank test could confirm or veto
+	// the verdict: whether its smallest possible p-value with these
+	// samples is below the strictest level of the family (Alpha / the
+	// family's size under Holm). A test that cannot reach the level
+	// would veto every verdict whatever the data; then the parametric
+	// test decides alone and Note says so.
+	RankTakesPart bool    `json:"rank_takes_part"`
+	Verdict       Verdict `json:"verdict"`
+	Reason        string  `json:"reason,omitempty"` // why inconclusive or failed
+	// Note is what the reader should know of a verdict that stands: it
+	// was decided by the parametric test alone.
+	Note string `json:"note,omitempty"`
 	// ForksNeeded is, for an inconclusive pair, the forks a side that
 	// would decide it if the change and the spread of the fork means
 	// stayed as measured; omitted when unknown or beyond
@@ -105,9 +141,13 @@ type Result struct {
 	Threshold float64 `json:"threshold"`
 	Alpha     float64 `json:"alpha"`
 	Test      string  `json:"test"`
-	Pairs     []Pair  `json:"pairs"`     // in the base's run order
-	OnlyBase  []Run   `json:"only_base"` // runs missing from the new report
-	OnlyNew   []Run   `json:"only_new"`  // runs missing from the base report
+	// Correction is the family-wise correction (Holm or NoCorrection)
+	// and Family the number of pairs it was taken over: those tested.
+	Correction string `json:"correction"`
+	Family     int    `json:"family"`
+	Pairs      []Pair `json:"pairs"`     // in the base's run order
+	OnlyBase   []Run  `json:"only_base"` // runs missing from the new report
+	OnlyNew    []Run  `json:"only_new"`  // runs missing from the base report
 	// Notes say what the reader should know about the comparison as a
 	// whole: a side whose forks ran in declared order.
 	Notes []string `json:"notes"`
@@ -137,11 +177,9 @@ func (r *Result) Worse() bool {
 
 // Compare compares the runs of base and new.
 func Compare(base, new *report.Report, opts Options) *Result {
-	if opts.Alpha <= 0 {
-		opts.Alpha = DefaultAlpha
-	}
+	opts = opts.withDefaults()
 	res := &Result{BaseName: "base", NewName: "new", Threshold: opts.Threshold, Alpha: opts.Alpha,
-		Test: Test, Pairs: []Pair{}, OnlyBase: []Run{}, OnlyNew: []Run{}, Notes: []string{}}
+		Test: Test, Correction: opts.Correction, Pairs: []Pair{}, OnlyBase: []Run{}, OnlyNew: []Run{}, Notes: []string{}}
 	if note := declaredNote(base, new); note != "" {
 		res.Notes = append(res.Notes, note)
 	}
@@ -150,23 +188,36 @@ func Compare(base, new *report.Report, opts Options) *Result {
 		inNew[new.Runs[i].Key] = &new.Runs[i]
 	}
 	inBase := make(map[string]bool, len(base.Runs))
+	var cands []candidate
+	var runs [][2]*report.Run
 	for i := range base.Runs {
 		b := &base.Runs[i]
 		inBase[b.Key] = true
 		if n, ok := inNew[b.Key]; ok {
-			p := comparePair(b, n, opts)
-			if p.Verdict == Regression || p.Verdict == Improvement {
-				// A machine busy with other work moves every number by
-				// more than the forks can tell from a change: a verdict
-				// would be the load's.
-				if why := cmp.Or(busy(base, "base"), busy(new, "new"), deadCode(b, "base"), deadCode(n, "new")); why != "" {
-					p.Reason = fmt.Sprintf("would be a%s %s, but %s", map[bool]string{true: "n", false: ""}[p.Verdict == Improvement], p.Verdict, why)
-					p.Verdict = Inconclusive
-				}
+			p, c := comparePair(b, n, opts)
+			if c != nil {
+				c.pair = len(res.Pairs)
+				cands = append(cands, *c)
 			}
 			res.Pairs = append(res.Pairs, p)
+			runs = append(runs, [2]*report.Run{b, n})
 		} else {
 			res.OnlyBase = append(res.OnlyBase, runOf(b))
+		}
+	}
+	decide(res, cands, opts)
+	for i := range res.Pairs {
+		p := &res.Pairs[i]
+		if p.Verdict != Regression && p.Verdict != Improvement {
+			continue
+		}
+		// A machine busy with other work moves every number by more
+		// than the forks can tell from a change: a verdict would be
+		// the load's.
+		b, n := runs[i][0], runs[i][1]
+		if why := cmp.Or(busy(base, "base"), busy(new, "new"), deadCode(b, "base"), deadCode(n, "new")); why != "" {
+			p.Reason = fmt.Sprintf("would be a%s %s, but %s", map[bool]string{true: "n", false: ""}[p.Verdict == Improvement], p.Verdict, why)
+			p.Verdict, p.Note = Inconclusive, ""
 		}
 	}
 	for i := range new.Runs {
@@ -242,44 +293,37 @@ func deadCode(r *report.Run, name string) string {
 	return ""
 }
 
-func comparePair(base, new *report.Run, opts Options) Pair {
-	p := Pair{Run: runOf(base), Unit: base.Mode.Unit(base.Settings.TimeUnit),
-		Change: report.NaN(), ChangeCI: [2]report.Float{report.NaN(), report.NaN()}, P: report.NaN(), PRank: report.NaN()}
+// comparePair tests one run of both reports. A pair that can be tested
+// comes back with its candidate, which decide turns into a verdict once
+// the family is known; one that cannot has its verdict already.
+func comparePair(base, new *report.Run, opts Options) (Pair, *candidate) {
+	p := newPair(runOf(base))
+	p.Unit = base.Mode.Unit(base.Settings.TimeUnit)
 	if base.Primary != nil {
 		p.Unit = base.Primary.ScoreUnit
 	}
 	p.Better = Better(p.Unit)
 	p.Base, p.New = sideOf(base, 1), sideOf(new, 1)
-	switch {
-	case base.NoTime() || new.NoTime():
-		p.Verdict, p.Reason = Inconclusive, "no time per op: the benchmark removed it (b.ReportMetric(0, \"ns/op\"))"
-		return p
-	case base.Skipped() || new.Skipped():
-		p.Verdict, p.Reason = Inconclusive, "skipped: "+oneLine(base.SkipReason+new.SkipReason)
-		return p
-	case base.Failed() || base.Primary == nil:
-		p.Verdict, p.Reason = Failed, "failed in base: "+oneLine(base.Error)
-		return p
-	case new.Failed() || new.Primary == nil:
-		p.Verdict, p.Reason = Failed, "failed in new: "+oneLine(new.Error)
-		return p
-	}
-	scale, ok := Conversion(new.Primary.ScoreUnit, p.Unit)
-	if !ok {
-		p.Verdict, p.Reason = Inconclusive, fmt.Sprintf("units differ: %s and %s", p.Unit, new.Primary.ScoreUnit)
-		return p
+	scale, why := comparable(base, new, p.Unit)
+	if why != "" {
+		p.Verdict = Failed
+		if !strings.HasPrefix(why, "failed in ") {
+			p.Verdict = Inconclusive
+		}
+		p.Reason = why
+		return p, nil
 	}
 	p.New = sideOf(new, scale)
 	b, n := float64(p.Base.Score), float64(p.New.Score)
 	if !p.Base.Score.Valid() || !p.New.Score.Valid() || b == 0 {
 		p.Verdict, p.Reason = Inconclusive, "a score does not exist or is zero"
-		return p
+		return p, nil
 	}
 	p.Change = report.Float((n - b) / b)
 	fa, fb := forkMeans(base.Primary, 1), forkMeans(new.Primary, scale)
 	if len(fa) < 2 || len(fb) < 2 {
 		p.Verdict, p.Reason = Inconclusive, fmt.Sprintf("%d and %d forks: a test needs at least 2 forks a side, since only forks tell how much one process differs from the next", len(fa), len(fb))
-		return p
+		return p, nil
 	}
 	w, _ := welch(fa, fb, opts.Alpha)
 	r, _ := rankTest(fa, fb)
@@ -290,46 +334,165 @@ func comparePair(base, new *report.Run, opts Options) Pair {
 		// sums: NaN compares false with every bound, which would read
 		// as "unchanged".
 		p.Verdict, p.Reason = Inconclusive, "the scores are too large to test: the statistics overflow float64"
-		return p
+		return p, nil
 	}
-	lo, hi, c, th := float64(p.ChangeCI[0]), float64(p.ChangeCI[1]), float64(p.Change), opts.Threshold
-	margin := math.Min(math.Abs(c-th), math.Abs(c+th)) * math.Abs(b)
+	th := opts.Threshold
+	se := math.Sqrt(stat.Variance(fa, nil)/float64(len(fa)) + stat.Variance(fb, nil)/float64(len(fb)))
+	c := &candidate{
+		lo: float64(p.ChangeCI[0]), hi: float64(p.ChangeCI[1]), change: float64(p.Change), th: th,
+		pParam: w.p, pBeyond: beyondP(n-b, se, w.df, th*math.Abs(b), -th*math.Abs(b)),
+		rankP: r.p, rankFloor: rankMinP(len(fa), len(fb)),
+		samples: fmt.Sprintf("%d and %d forks", len(fa), len(fb)), unit: "forks a side",
+		param: "Welch's test on the fork means", rank: "the rank test", overlap: "fork means of the two sides overlap",
+	}
+	margin := math.Min(math.Abs(c.change-th), math.Abs(c.change+th)) * math.Abs(b)
+	c.need = func() (int, bool) { return forksToDecide(fa, fb, margin, opts.Alpha) }
+	c.rankNeed = func() int { return rankForksNeeded(fa, fb, r, margin, opts.Alpha) }
+	return p, c
+}
+
+// newPair is a pair of run with every number missing.
+func newPair(run Run) Pair {
+	return Pair{Run: run, Change: report.NaN(), ChangeCI: [2]report.Float{report.NaN(), report.NaN()},
+		P: report.NaN(), PRank: report.NaN(), PVerdict: report.NaN(), PAdjusted: report.NaN()}
+}
+
+// comparable says why two runs cannot be compared ("" when they can;
+// "failed in base: …" or "failed in new: …" for a failure), and the
+// factor that converts the new side's unit to unit.
+func comparable(base, new *report.Run, unit string) (scale float64, why string) {
 	switch {
-	case w.p < opts.Alpha && (lo >= th || hi <= -th):
+	case base.NoTime() || new.NoTime():
+		return 0, "no time per op: the benchmark removed it (b.ReportMetric(0, \"ns/op\"))"
+	case base.Skipped() || new.Skipped():
+		return 0, "skipped: " + oneLine(base.SkipReason+new.SkipReason)
+	case base.Failed() || base.Primary == nil:
+		return 0, "failed in base: " + oneLine(base.Error)
+	case new.Failed() || new.Primary == nil:
+		return 0, "failed in new: " + oneLine(new.Error)
+	}
+	scale, ok := Conversion(new.Primary.ScoreUnit, unit)
+	if !ok {
+		return 0, fmt.Sprintf("units differ: %s and %s", unit, new.Primary.ScoreUnit)
+	}
+	return scale, ""
+}
+
+// candidate is a tested pair before the family's correction decides its
+// verdict: the parametric test's interval and p-values, the rank test's,
+// and how to word and size what would decide it.
+type candidate struct {
+	pair                 int                // index in Result.Pairs
+	lo, hi, change, th   float64            // the (1−Alpha) interval of the change, the change, the threshold
+	pParam               float64            // the parametric test's two-sided p of a change
+	pBeyond              float64            // its p of a change beyond ±th (beyondP)
+	rankP, rankFloor     float64            // the rank test's p, and the smallest it can give with these samples
+	samples              string             // "3 and 3 forks", "12 pairs"
+	unit                 string             // what ForksNeeded counts: "forks a side", "pairs"
+	param, rank, overlap string             // the tests' names; what a rank test that does not confirm means
+	need                 func() (int, bool) // the samples that would bring the interval within the margin
+	rankNeed             func() int         // the samples that would let the rank test confirm; 0 unknown
+}
+
+// decide gives every candidate of res its verdict: Holm's correction
+// (or none) over the candidates' p-values of a change beyond the
+// threshold, the family being every tested pair of the comparison.
+//
+// The rank test takes part in a pair's verdict, its p-value combined
+// with the parametric test's by taking the larger (an intersection–union
+// test: both must reject, and the larger p is a valid p-value of
+// that), only when it can reach the family's strictest level at all:
+// its smallest p-value with the pair's samples (2/C(n1+n2, n1); of
+// the signed-rank test 2/2ⁿ) below Alpha/m under Holm with m pairs. A
+// rank test that cannot reach it would veto every verdict whatever the
+// data — with 3 forks a side its p never goes below 0.1, so compare at
+// those forks could never decide — which is no caution but a broken
+// instrument. Then the parametric test decides alone, and the pair's
+// Note says so: its guard against fork means that are not normal (a
+// bimodal benchmark's) is gone, and the forks that would restore it.
+func decide(res *Result, cands []candidate, opts Options) {
+	m := len(cands)
+	res.Family = m
+	level := opts.Alpha
+	if opts.Correction == Holm && m > 0 {
+		level = opts.Alpha / float64(m)
+	}
+	pv := make([]float64, m)
+	for i := range cands {
+		c := &cands[i]
+		p := &res.Pairs[c.pair]
+		p.RankTakesPart = c.rankFloor < level
+		pv[i] = c.pBeyond
+		if p.RankTakesPart {
+			pv[i] = math.Max(pv[i], c.rankP)
+		}
+		p.PVerdict = report.Float(pv[i])
+	}
+	adj := pv
+	if opts.Correction == Holm {
+		adj = holm(pv)
+	}
+	for i := range cands {
+		c := &cands[i]
+		p := &res.Pairs[c.pair]
+		p.PAdjusted = report.Float(adj[i])
 		v := Improvement
-		if (p.Better == "lower") == (p.Change > 0) {
+		if (p.Better == "lower") == (c.change > 0) {
 			v = Regression
 		}
-		if r.p < opts.Alpha {
+		an := map[bool]string{true: "n", false: ""}[v == Improvement]
+		switch {
+		case c.pBeyond < opts.Alpha && p.RankTakesPart && c.rankP >= opts.Alpha:
+			// The parametric test assumes normal samples; bimodal ones
+			// (a process landing in a fast or a slow state) fool it, and
+			// the rank test, which assumes no shape, does not confirm.
+			p.Verdict = Inconclusive
+			p.ForksNeeded = c.rankNeed()
+			why := fmt.Sprintf("p = %.3f with %s: %s", c.rankP, c.samples, c.overlap)
+			p.Reason = fmt.Sprintf("%s would call it a%s %s (%+.1f%%, p = %s), but %s does not (%s)", c.param, an, v, 100*c.change, pText(c.pParam), c.rank, why)
+			if p.ForksNeeded == 0 {
+				p.Reason += fmt.Sprintf(": more than %d %s would be needed to decide it", forkstat.MaxForks, c.unit)
+			} else {
+				p.Reason += fmt.Sprintf(": about %d %s would decide it", p.ForksNeeded, c.unit)
+			}
+		case c.pBeyond < opts.Alpha && adj[i] >= opts.Alpha:
+			p.Verdict = Inconclusive
+			p.Reason = fmt.Sprintf("%s would call it a%s %s (%+.1f%%, p = %s), but not once the family of %d tested runs is accounted for (Holm: adjusted p = %.3g, not below %g): among that many runs one crosses ±%s by chance more often than alpha",
+				c.param, an, v, 100*c.change, pText(pv[i]), m, adj[i], opts.Alpha, percent(c.th, false))
+		case c.pBeyond < opts.Alpha:
 			p.Verdict = v
-			break
-		}
-		// Welch's test assumes normal fork means; bimodal ones (a
-		// process landing in a fast or a slow state) fool it, and the
-		// rank test, which assumes no shape, does not confirm.
-		p.Verdict = Inconclusive
-		p.ForksNeeded = rankForksNeeded(fa, fb, r, margin, opts.Alpha)
-		p.Reason = rankReason(v, c, w.p, r.p, len(fa), len(fb), opts.Alpha, p.ForksNeeded)
-	case th > 0 && lo > -th && hi < th:
-		p.Verdict = Unchanged
-	default:
-		// The interval crosses ±th (with th 0: it holds 0, as no interval
-		// lies within ±0): it must shrink to the distance from the change
-		// to the nearer boundary.
-		p.Verdict = Inconclusive
-		p.Reason = inconclusiveReason(w.p < opts.Alpha, lo, hi, th, opts.Alpha)
-		goal := "decide it"
-		if th == 0 {
-			goal = "show a change of this size"
-		}
-		if k, ok := forksToDecide(fa, fb, margin, opts.Alpha); ok {
-			p.ForksNeeded = k
-			p.Reason += fmt.Sprintf(": about %d forks a side would %s", k, goal)
-		} else {
-			p.Reason += fmt.Sprintf(": more than %d forks a side would be needed to %s", forkstat.MaxForks, goal)
+			if !p.RankTakesPart {
+				p.Note = fmt.Sprintf("decided by %s alone: %s cannot go below p = %.2g with %s, above the level %.2g it would need (alpha %g%s), so it could only veto; fork means that are not normal (a benchmark whose processes land in a fast or a slow state) can fool the parametric test, and more %s let the rank test check it",
+					c.param, c.rank, c.rankFloor, c.samples, level, opts.Alpha, familyText(opts.Correction, m), c.unit)
+			}
+		case c.th > 0 && c.lo > -c.th && c.hi < c.th:
+			p.Verdict = Unchanged
+		default:
+			// The interval crosses ±th (with th 0: it holds 0, as no
+			// interval lies within ±0): it must shrink to the distance
+			// from the change to the nearer boundary.
+			p.Verdict = Inconclusive
+			p.Reason = inconclusiveReason(c.pParam < opts.Alpha, c.lo, c.hi, c.th, opts.Alpha)
+			goal := "decide it"
+			if c.th == 0 {
+				goal = "show a change of this size"
+			}
+			if k, ok := c.need(); ok {
+				p.ForksNeeded = k
+				p.Reason += fmt.Sprintf(": about %d %s would %s", k, c.unit, goal)
+			} else {
+				p.Reason += fmt.Sprintf(": more than %d %s would be needed to %s", forkstat.MaxForks, c.unit, goal)
+			}
 		}
 	}
-	return p
+}
+
+// familyText is how the level a rank test would need came about.
+func familyText(correction string, m int) string {
+	if correction == Holm && m > 1 {
+		return fmt.Sprintf(" over %d tested runs, Holm", m)
+	}
+	return ""
 }
 
 // rankForksNeeded returns the forks a side that would decide a pair
@@ -354,24 +517,6 @@ func rankForksNeeded(fa, fb []float64, r rankResult, margin, alpha float64) int 
 		return 0
 	}
 	return k
-}
-
-// rankReason says why a pair that Welch's test calls v (change c,
-// p-value pw) is inconclusive: the rank test's p-value pr is not below
-// alpha, with n1 and n2 forks, and what would decide it.
-func rankReason(v Verdict, c, pw, pr float64, n1, n2 int, alpha float64, forks int) string {
-	why := fmt.Sprintf("p = %.3f with %d and %d forks", pr, n1, n2)
-	if m := rankMinP(n1, n2); m >= alpha {
-		why += fmt.Sprintf("; it cannot go below %.2g with %d and %d", m, n1, n2)
-	} else {
-		why += ": fork means of the two sides overlap"
-	}
-	s := fmt.Sprintf("Welch's test on the fork means would call it a%s %s (%+.1f%%, p = %s), but the rank test does not (%s)",
-		map[bool]string{true: "n", false: ""}[v == Improvement], v, 100*c, pText(pw), why)
-	if forks == 0 {
-		return s + fmt.Sprintf(": more than %d forks a side would be needed to decide it", forkstat.MaxForks)
-	}
-	return s + fmt.Sprintf(": about %d forks a side would decide it", forks)
 }
 
 // pText writes a p-value with two significant digits.

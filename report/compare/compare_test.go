@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
 )
 
 func verdicts(res *Result) map[string]Verdict {
@@ -63,28 +64,30 @@ func TestCompareFindsTheSlowerBenchmark(t *testing.T) {
 	if v := verdicts(Compare(load(t, base5File), load(t, slow5File), Options{Threshold: 0.5})); v["sqrt.Sunk#avgt"] != Unchanged {
 		t.Errorf("threshold 50 %%: sqrt.Sunk is %s, want unchanged", v["sqrt.Sunk#avgt"])
 	}
-	// With 3 forks a side, Welch's test finds the same +30 %, but the
-	// rank test cannot be significant (its p is at least 0.1): no
-	// regression, and the reason says so with the forks it would take.
+	// With 3 forks a side, Welch's test finds the same +30 %; the rank
+	// test cannot be significant (its p is at least 0.1), so it takes no
+	// part rather than veto every verdict: a regression, decided by
+	// Welch's test alone, and the pair's note says so.
 	res = Compare(load(t, baseFile), load(t, slowFile), Options{Threshold: 0.05})
 	p = res.Pairs[1]
-	if p.Key != "sqrt.Sunk#avgt" || p.Verdict != Inconclusive || p.P > 0.001 || math.Abs(float64(p.PRank)-0.1) > 1e-9 || p.ForksNeeded != 4 ||
-		!strings.HasPrefix(p.Reason, "Welch's test on the fork means would call it a regression (+") ||
-		!strings.Contains(p.Reason, "but the rank test does not (p = 0.100 with 3 and 3 forks; it cannot go below 0.1 with 3 and 3): about 4 forks a side would decide it") ||
-		res.Worse() {
-		t.Errorf("3 forks a side: %s %s, p %v, p rank %v, forks needed %d (%s), worse %v; want inconclusive for the rank test, 4 forks",
-			p.Key, p.Verdict, p.P, p.PRank, p.ForksNeeded, p.Reason, res.Worse())
+	if p.Key != "sqrt.Sunk#avgt" || p.Verdict != Regression || p.P > 0.001 || math.Abs(float64(p.PRank)-0.1) > 1e-9 || p.RankTakesPart ||
+		!strings.HasPrefix(p.Note, "decided by Welch's test on the fork means alone: the rank test cannot go below p = 0.1 with 3 and 3 forks") ||
+		!res.Worse() || res.Family != 5 || res.Correction != Holm || !(p.PAdjusted < 0.05) {
+		t.Errorf("3 forks a side: %s %s, p %v, p rank %v, rank takes part %v (%s), worse %v, family %d %s, adjusted p %v; want a regression by Welch alone, noted, family 5 under Holm",
+			p.Key, p.Verdict, p.P, p.PRank, p.RankTakesPart, p.Note, res.Worse(), res.Family, res.Correction, p.PAdjusted)
 	}
 }
 
-// TestBimodalForkMeansAreNoRegression: fork means that land in one of
-// two states (counter.Inc1 on a 2-core VM: about 1.45 or 2.0 ns,
+// TestBimodalForkMeansAtThreeForks: fork means that land in one of two
+// states (counter.Inc1 on a 2-core VM: about 1.45 or 2.0 ns,
 // whatever the build), all three of the base fast and all three of the
 // new slow, fool Welch's test, which assumes normal fork means: +38 %
-// with a tight interval and p < 0.001. Seen in 3 of 80 idle A/A
-// comparisons. The rank test, whose p cannot go below 0.1 with 3 a
-// side, keeps it inconclusive and says how many forks would decide it.
-func TestBimodalForkMeansAreNoRegression(t *testing.T) {
+// with a tight interval and p < 0.001. The rank test, whose p cannot go
+// below 0.1 with 3 a side, could only veto, so it takes no part: the
+// verdict is Welch's, and its note names the risk and the remedy (more
+// forks). With 5 a side the rank test takes part and vetoes fork means
+// that overlap (TestFiveForksAClearShift).
+func TestBimodalForkMeansAtThreeForks(t *testing.T) {
 	const key = "counter.Inc1#avgt"
 	base := scatter(t, load(t, baseFile), key, 1.45/12, 1.46/12, 1.44/12)
 	next := scatter(t, load(t, rerunFile), key, 2.0/12, 2.02/12, 1.99/12)
@@ -93,17 +96,16 @@ func TestBimodalForkMeansAreNoRegression(t *testing.T) {
 	if p.Key != key || !(p.P < 0.01) || !(p.ChangeCI[0] > 0.05) {
 		t.Fatalf("%s: Welch p %v, interval %v; want the case that fools it: p < 0.01, the interval beyond +5 %%", p.Key, p.P, p.ChangeCI)
 	}
-	if p.Verdict != Inconclusive || res.Worse() || p.ForksNeeded < 4 ||
-		!strings.HasPrefix(p.Reason, "Welch's test on the fork means would call it a regression (+") ||
-		!strings.Contains(p.Reason, "but the rank test does not (p = 0.100 with 3 and 3 forks; it cannot go below 0.1 with 3 and 3)") ||
-		!strings.Contains(p.Reason, fmt.Sprintf("about %d forks a side would decide it", p.ForksNeeded)) {
-		t.Errorf("bimodal 3 v 3: %s (%s), forks needed %d, worse %v; want inconclusive for the rank test, at least 4 forks",
-			p.Verdict, p.Reason, p.ForksNeeded, res.Worse())
+	if p.Verdict != Regression || p.RankTakesPart || !strings.Contains(p.Note, "cannot go below p = 0.1 with 3 and 3 forks") ||
+		!strings.Contains(p.Note, "fork means that are not normal") {
+		t.Errorf("bimodal 3 v 3: %s (%s), rank takes part %v; want a regression by Welch alone, its note naming the risk", p.Verdict, p.Note, p.RankTakesPart)
 	}
-	// The same with the sides swapped is no improvement either.
-	if p := Compare(next, base, Options{Threshold: 0.05}).Pairs[0]; p.Verdict != Inconclusive ||
-		!strings.HasPrefix(p.Reason, "Welch's test on the fork means would call it an improvement (-") {
-		t.Errorf("bimodal 3 v 3, swapped: %s (%s); want inconclusive, would be an improvement", p.Verdict, p.Reason)
+	var text strings.Builder
+	if err := Write(&text, res, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "Decided by the parametric test alone:\n  - counter.Inc1 avgt: decided by Welch's") {
+		t.Errorf("the text output does not list the note:\n%s", text.String())
 	}
 }
 
@@ -520,6 +522,26 @@ func TestDeclaredOrderNote(t *testing.T) {
 		}
 		if c.name != "one run a side" && !cmp.Equal(verdicts(res), verdicts(plain)) {
 			t.Errorf("%s: verdicts %v, want those without the note %v", c.name, verdicts(res), verdicts(plain))
+		}
+	}
+}
+
+// TestCompareDecidesAtTheDefaults: with the built-in default forks a
+// side, the rank test takes part and compare decides: a +10 % change of
+// one run is a regression, the rest of two runs of one build unchanged.
+func TestCompareDecidesAtTheDefaults(t *testing.T) {
+	forks := spec.DefaultSettings().Forks
+	res := Compare(syntheticForks(1, nil, forks), syntheticForks(2, map[string]float64{"sqrt.Sunk#avgt": 1.1}, forks), Options{Threshold: 0.05})
+	want := map[string]Verdict{
+		"counter.Inc1#avgt": Unchanged, "sqrt.Sunk#avgt": Regression, "list.Insert?size=1000#avgt": Unchanged,
+		"counter.Inc1#thrpt": Unchanged, "log.Classic#sample": Unchanged,
+	}
+	if diff := cmp.Diff(want, verdicts(res)); diff != "" {
+		t.Errorf("%d forks a side, verdicts (-want +got):\n%s", forks, diff)
+	}
+	for _, p := range res.Pairs {
+		if !p.RankTakesPart || p.Note != "" {
+			t.Errorf("%s: rank test takes part %v, note %q; want it part of every verdict at %d forks", p.Key, p.RankTakesPart, p.Note, forks)
 		}
 	}
 }

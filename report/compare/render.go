@@ -32,25 +32,16 @@ func Write(w io.Writer, res *Result, format string) error {
 	return fmt.Errorf("compare: unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
 }
 
-var header = []string{"Benchmark", "Params", "Mode", "Units", "Base", "New", "Change", "CI", "p", "p rank", "Verdict"}
+var header = []string{"Benchmark", "Params", "Mode", "Units", "Base", "New", "Change", "CI", "p", "p rank", "p adj", "Verdict"}
 
 func writeTable(w io.Writer, res *Result, markdown bool) error {
 	var b strings.Builder
-	intro := fmt.Sprintf("Comparing %s with %s (Welch's t-test and the Mann-Whitney U test on fork means): a change whose %g%% confidence interval lies beyond ±%s, and whose rank test is significant too (p rank < %g), is a regression or an improvement; within it unchanged; otherwise inconclusive (not shown either way).",
-		res.BaseName, res.NewName, 100*(1-res.Alpha), percent(res.Threshold, false), res.Alpha)
-	if res.Threshold == 0 {
-		intro = fmt.Sprintf("Comparing %s with %s (Welch's t-test and the Mann-Whitney U test on fork means): a change whose %g%% confidence interval excludes 0, and whose rank test is significant too (p rank < %g), is a regression or an improvement; otherwise inconclusive (no change shown: with threshold 0 nothing can be shown unchanged).",
-			res.BaseName, res.NewName, 100*(1-res.Alpha), res.Alpha)
-	}
-	if rankFloor(res) {
-		k := rankMinForks(res.Alpha)
-		intro += fmt.Sprintf(" The rank test cannot reach p < %g with fewer than %d forks a side, and some pairs here have fewer: they can show no regression or improvement; run at least %d forks a side (JMH's default is 5).", res.Alpha, k, k)
-	}
+	intro := introText(res)
 	ci := fmt.Sprintf("CI (%g%%)", 100*(1-res.Alpha))
 	rows := [][]string{}
 	for _, p := range res.Pairs {
 		rows = append(rows, []string{p.Benchmark, params(p.Params), p.Mode.String(), p.Unit, side(p.Base), side(p.New),
-			percent(float64(p.Change), true), interval(p.ChangeCI), pValue(p.P), pValue(p.PRank), verdict(p)})
+			percent(float64(p.Change), true), interval(p.ChangeCI), pValue(p.P), pValue(p.PRank), pValue(p.PAdjusted), verdict(p)})
 	}
 	head := append([]string{}, header...)
 	head[7] = ci
@@ -86,14 +77,20 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 	for _, n := range res.Notes {
 		b.WriteString("\nNote: " + n + ".\n")
 	}
-	var reasons []string
+	var reasons, notes []string
 	for _, p := range res.Pairs {
 		if p.Reason != "" {
 			reasons = append(reasons, fmt.Sprintf("  - %s: %s", label(p.Run), p.Reason))
 		}
+		if p.Note != "" {
+			notes = append(notes, fmt.Sprintf("  - %s: %s", label(p.Run), p.Note))
+		}
 	}
 	if len(reasons) > 0 {
 		b.WriteString("\nInconclusive or not compared:\n" + strings.Join(reasons, "\n") + "\n")
+	}
+	if len(notes) > 0 {
+		b.WriteString("\nDecided by the parametric test alone:\n" + strings.Join(notes, "\n") + "\n")
 	}
 	fmt.Fprintf(&b, "\nregressions: %d, improvements: %d, unchanged: %d, inconclusive: %d, failed: %d; only in %s: %d, only in %s: %d.\n",
 		res.Count(Regression), res.Count(Improvement), res.Count(Unchanged), res.Count(Inconclusive), res.Count(Failed),
@@ -102,16 +99,40 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 	return err
 }
 
-// rankFloor reports whether a pair has too few forks on a side for the
-// rank test ever to be significant at res.Alpha, so that no verdict
-// but unchanged is possible for it.
-func rankFloor(res *Result) bool {
+// introText says how the pairs were judged: the tests, the rule, the
+// family's correction, and which pairs the rank test could not check.
+func introText(res *Result) string {
+	tests := "Welch's t-test and the Mann-Whitney U test on fork means"
+	if res.Test == PairedTest {
+		tests = "forks of both builds alternated in one batch, paired: the t-test and the Wilcoxon signed-rank test on the log ratios of adjacent forks"
+	}
+	s := fmt.Sprintf("Comparing %s with %s (%s): a change whose %g%% confidence interval lies beyond ±%s, and whose rank test is significant too (p rank < %g) where it can be, is a regression or an improvement; within it unchanged; otherwise inconclusive (not shown either way).",
+		res.BaseName, res.NewName, tests, 100*(1-res.Alpha), percent(res.Threshold, false), res.Alpha)
+	if res.Threshold == 0 {
+		s = fmt.Sprintf("Comparing %s with %s (%s): a change whose %g%% confidence interval excludes 0, and whose rank test is significant too (p rank < %g) where it can be, is a regression or an improvement; otherwise inconclusive (no change shown: with threshold 0 nothing can be shown unchanged).",
+			res.BaseName, res.NewName, tests, 100*(1-res.Alpha), res.Alpha)
+	}
+	switch {
+	case res.Correction == Holm && res.Family > 1:
+		s += fmt.Sprintf(" The %d tested runs are one family: Holm's correction keeps the chance of any false regression or improvement among them at %g (p adj, the adjusted p of a change beyond the threshold, must be below %g).", res.Family, res.Alpha, res.Alpha)
+	case res.Correction == NoCorrection && res.Family > 1:
+		s += fmt.Sprintf(" No correction for the %d tested runs: each is judged at %g on its own, so about %.2g of them may be false verdicts when nothing changed.", res.Family, res.Alpha, res.Alpha*float64(res.Family))
+	}
+	if n := unchecked(res); n > 0 {
+		s += fmt.Sprintf(" For %d of them the rank test cannot reach the level it would need with the samples they have: those are judged by the parametric test alone (see below).", n)
+	}
+	return s
+}
+
+// unchecked counts the tested pairs that the rank test could not check.
+func unchecked(res *Result) int {
+	n := 0
 	for _, p := range res.Pairs {
-		if p.Base.Forks >= 2 && p.New.Forks >= 2 && rankMinP(p.Base.Forks, p.New.Forks) >= res.Alpha {
-			return true
+		if p.PVerdict.Valid() && !p.RankTakesPart {
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 func label(r Run) string {

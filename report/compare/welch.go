@@ -5,8 +5,6 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
-
-	"github.com/benchspec/benchspec/internal/forkstat"
 )
 
 // welchResult is Welch's t-test of the difference of two means.
@@ -61,7 +59,7 @@ func forksToDecide(a, b []float64, margin, alpha float64) (int, bool) {
 		n := float64(k)
 		sa, sb := va/n, vb/n
 		df := (sa + sb) * (sa + sb) / (sa*sa/(n-1) + sb*sb/(n-1))
-		return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1-alpha/2)*math.Sqrt(sa+sb) < margin
+		return tQuantile(1-alpha/2, df)*math.Sqrt(sa+sb) < margin
 	}
-	return forkstat.SmallestForks(fits)
+	return searchUp((va+vb)/(margin*margin), alpha, fits)
 }

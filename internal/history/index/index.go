@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -48,8 +49,9 @@ const Name = "history.index.jsonl"
 
 // Version is the index format; an index of another version is rebuilt.
 // Version 2 added each run's forks and the spread of its fork means;
-// version 3 the report's inode and change time.
-const Version = 3
+// version 3 the report's inode and change time; version 4 the median
+// and median absolute deviation of its fork means.
+const Version = 4
 
 // Size limits. Reports and the index are read as hostile input: a file
 // larger than its limit is refused before it is read.
@@ -130,6 +132,12 @@ type Run struct {
 	// so the score's own variance is ForkStdev² / Forks.
 	Forks     int          `json:"forks"`
 	ForkStdev report.Float `json:"fork_stdev"`
+	// ForkMedian is the median of the fork means and ForkMAD their
+	// median absolute deviation from it (unscaled): a night's level and
+	// spread that a few forks slowed by a busy machine cannot move.
+	// Null without fork means.
+	ForkMedian report.Float `json:"fork_median"`
+	ForkMAD    report.Float `json:"fork_mad"`
 }
 
 // Summarize returns the summary of rep.
@@ -148,10 +156,12 @@ func Summarize(rep *report.Report) Summary {
 	for i := range rep.Runs {
 		r := &rep.Runs[i]
 		run := Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode.String(), Threads: r.Threads,
-			Status: r.Status, Score: report.NaN(), Error: report.NaN(), Stdev: report.NaN(), ForkStdev: report.NaN()}
+			Status: r.Status, Score: report.NaN(), Error: report.NaN(), Stdev: report.NaN(), ForkStdev: report.NaN(),
+			ForkMedian: report.NaN(), ForkMAD: report.NaN()}
 		if m := r.Primary; m != nil {
 			run.Unit, run.Score, run.Error, run.Stdev, run.Count = m.ScoreUnit, m.Score, m.ScoreError, m.Stdev, m.Count
 			run.Forks, run.ForkStdev = forkSpread(m)
+			run.ForkMedian, run.ForkMAD = forkMedian(m)
 		}
 		s.Runs = append(s.Runs, run)
 	}
@@ -176,6 +186,43 @@ func forkSpread(m *report.Metric) (int, report.Float) {
 		return m.Variance.Forks, report.NaN()
 	}
 	return m.Variance.Forks, report.Float(stat.StdDev(means, nil))
+}
+
+// forkMedian is the median of m's fork means and their median absolute
+// deviation from it; NaN without fork means or with one that is not
+// finite.
+func forkMedian(m *report.Metric) (median, mad report.Float) {
+	if m.Variance == nil || len(m.Variance.ForkMeans) == 0 {
+		return report.NaN(), report.NaN()
+	}
+	means := make([]float64, 0, len(m.Variance.ForkMeans))
+	for _, v := range m.Variance.ForkMeans {
+		if !v.Valid() {
+			return report.NaN(), report.NaN()
+		}
+		means = append(means, float64(v))
+	}
+	med := Median(means)
+	dev := make([]float64, len(means))
+	for i, v := range means {
+		dev[i] = math.Abs(v - med)
+	}
+	return report.Float(med), report.Float(Median(dev))
+}
+
+// Median is the median of x (the mean of the middle two for an even
+// count), NaN for none; x is left as it was.
+func Median(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // valid reports whether an entry read from the index is whole enough to

@@ -1,0 +1,129 @@
+package compare
+
+import (
+	"math"
+	"sort"
+	"sync"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchspec/benchspec/internal/forkstat"
+)
+
+// Corrections for the family of one comparison (Options.Correction).
+const (
+	// Holm is Holm's step-down correction (Holm 1979): the probability
+	// that any pair of the comparison gets a false regression or
+	// improvement is at most Alpha, whatever the dependence between
+	// the pairs.
+	Holm = "holm"
+	// NoCorrection tests each pair at Alpha on its own: with 50 runs
+	// and no change, about 50·Alpha of them may be false verdicts.
+	NoCorrection = "none"
+)
+
+// Corrections are the values Options.Correction accepts ("" is Holm).
+var Corrections = []string{Holm, NoCorrection}
+
+// holm returns Holm's adjusted p-values of p, in p's order: the i-th
+// smallest times (m − i + 1), made monotone and capped at 1, m being
+// the number of valid p-values. A pair is rejected at alpha when its
+// adjusted p is below alpha: the step-down procedure, which controls the
+// family-wise error rate at alpha under any dependence. NaN stays NaN
+// and is no member of the family.
+func holm(p []float64) []float64 {
+	idx := make([]int, 0, len(p))
+	for i, v := range p {
+		if !math.IsNaN(v) {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] < p[idx[b]] })
+	out := make([]float64, len(p))
+	for i := range out {
+		out[i] = math.NaN()
+	}
+	m, run := len(idx), 0.0
+	for rank, i := range idx {
+		run = math.Max(run, math.Min(1, float64(m-rank)*p[i]))
+		out[i] = run
+	}
+	return out
+}
+
+// beyondP is the p-value of "the change lies beyond ±th" for an
+// estimate est of a change with standard error se and df degrees of
+// freedom, th the threshold on est's scale (up for an increase, down
+// for a decrease, down < 0 < up): twice the smaller of the one-sided
+// p-values of est > up and est < down, capped at 1. It is below alpha
+// exactly when the (1−alpha) interval est ± t·se lies wholly beyond one
+// of the bounds, so the verdict the interval gives and the p-value the
+// family's correction adjusts agree; with th 0 it is the two-sided
+// p-value of a change. se 0: 0 when est is beyond a bound, else 1.
+func beyondP(est, se, df, up, down float64) float64 {
+	if se == 0 {
+		if est > up || est < down {
+			return 0
+		}
+		return 1
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
+	p := 2 * math.Min(t.Survival((est-up)/se), t.CDF((est-down)/se))
+	return math.Min(1, p)
+}
+
+// tQuantiles caches Student-t quantiles: the inverse incomplete beta
+// function behind them costs tens of microseconds, and a comparison asks
+// for the same few levels at the same few degrees of freedom for every
+// pair, and many more while it searches for the samples that would
+// decide one.
+var tQuantiles sync.Map // [2]float64{p, df} → float64
+
+// tQuantile is the p quantile of Student's t with df degrees of freedom;
+// cached for whole df up to forkstat.MaxForks only, so that the cache
+// stays bounded (Welch's fractional df are computed afresh).
+func tQuantile(p, df float64) float64 {
+	if df != math.Trunc(df) || df > forkstat.MaxForks {
+		return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(p)
+	}
+	key := [2]float64{p, df}
+	if q, ok := tQuantiles.Load(key); ok {
+		return q.(float64)
+	}
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(p)
+	tQuantiles.Store(key, q)
+	return q
+}
+
+// searchUp returns the smallest n in 2..forkstat.MaxForks for which
+// fits(n) holds, where fits is a t interval's half-width t(n)·√(v/n)
+// under a margin and ratio is v/margin²: since the normal quantile z is
+// below t's, fewer than z²·ratio samples never fit, and the search
+// starts there and gallops up (a few quantiles, where a bisection over
+// MaxForks costs fourteen of the slow ones for every pair). ok is false
+// when even MaxForks does not fit.
+func searchUp(ratio, alpha float64, fits func(n int) bool) (int, bool) {
+	z := distuv.UnitNormal.Quantile(1 - alpha/2)
+	low := math.Ceil(z * z * ratio)
+	if !(low <= forkstat.MaxForks) {
+		return 0, false
+	}
+	lo := max(int(low), 2) - 1 // fits(lo) is false, or lo is 1
+	hi, step := lo+1, 1
+	for !fits(hi) {
+		if hi == forkstat.MaxForks {
+			return 0, false
+		}
+		lo, step = hi, 2*step
+		hi = min(lo+step, forkstat.MaxForks)
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if fits(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, true
+}

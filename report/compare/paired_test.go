@@ -1,0 +1,328 @@
+package compare
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchspec/benchspec/report"
+)
+
+// TestScheduleIsRandomizedABBA: pairs at positions 2i and 2i+1 hold one
+// fork of each build, every block of two pairs is A B B A or B A A B,
+// both kinds occur, an odd count ends in one pair, and the seed decides
+// the schedule.
+func TestScheduleIsRandomizedABBA(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 7, 30} {
+		s := Schedule(n, 1)
+		if len(s) != 2*n {
+			t.Fatalf("Schedule(%d) has %d forks, want %d", n, len(s), 2*n)
+		}
+		for i := 0; i+1 < len(s); i += 2 {
+			if s[i] == s[i+1] {
+				t.Errorf("Schedule(%d): pair %d is %s%s, want one of each", n, i/2, s[i], s[i+1])
+			}
+		}
+		for i := 0; i+3 < len(s); i += 4 {
+			if b := string([]byte{byte(s[i]), byte(s[i+1]), byte(s[i+2]), byte(s[i+3])}); b != "ABBA" && b != "BAAB" {
+				t.Errorf("Schedule(%d): block %d is %s, want ABBA or BAAB", n, i/4, b)
+			}
+		}
+	}
+	kinds := map[Build]int{}
+	for i := 0; i < 60; i += 4 {
+		kinds[Schedule(30, 1)[i]]++
+	}
+	if kinds[BuildA] == 0 || kinds[BuildB] == 0 {
+		t.Errorf("15 blocks of Schedule(30, 1) start %v: want both ABBA and BAAB", kinds)
+	}
+	same, other := string(asBytes(Schedule(30, 5))), string(asBytes(Schedule(30, 6)))
+	if same != string(asBytes(Schedule(30, 5))) || same == other {
+		t.Errorf("seed 5 twice: %s and %s; seed 6: %s; want the seed to decide", same, string(asBytes(Schedule(30, 5))), other)
+	}
+}
+
+func asBytes(s []Build) []byte {
+	b := make([]byte, len(s))
+	for i, x := range s {
+		b[i] = byte(x)
+	}
+	return b
+}
+
+// machine simulates a batch that runs a schedule's forks: fork k (in the
+// order they run) of build B costs factor times A's, times the machine's
+// state at k (drift(k), the same for both builds), times 1 + noise·N(0,1)
+// of its own.
+func machine(rng *rand.Rand, order []Build, factor, noise float64, drift func(k int) float64) []PairedFork {
+	out := make([]PairedFork, len(order))
+	for k, b := range order {
+		v := 100 * drift(k) * (1 + noise*rng.NormFloat64())
+		if b == BuildB {
+			v *= factor
+		}
+		out[k] = PairedFork{b, v}
+	}
+	return out
+}
+
+func flat(int) float64 { return 1 }
+
+func pairedRun(key string, forks []PairedFork) PairedRun {
+	return PairedRun{Run: Run{Key: key, Benchmark: key, Mode: "avgt"}, Unit: "ns/op", Forks: forks}
+}
+
+// TestPairedDriftCancels: a machine that slows by 1 % per fork over the
+// batch (+60 % from first fork to last) moves both builds alike, and
+// the pairs of a randomized ABBA schedule see none of it: an A/A batch
+// reads about 0 and unchanged at 1 %. The same forks judged as two
+// samples (Compare's Welch test) see the drift as spread and cannot
+// tell; and the same drift with A's forks all first would read as a
+// change of its own, which is what two batches in a row measure.
+func TestPairedDriftCancels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	drift := func(k int) float64 { return 1 + 0.01*float64(k) }
+	order := Schedule(30, 9)
+	res, err := ComparePaired([]PairedRun{pairedRun("drift", machine(rng, order, 1, 0.005, drift))}, Options{Threshold: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Pairs[0]
+	if math.Abs(float64(p.Change)) > 0.003 || p.Verdict != Unchanged {
+		t.Errorf("A/A with +1 %% per fork of drift: change %+.2f%% %v, %s (%s); want about 0, unchanged", 100*float64(p.Change), p.ChangeCI, p.Verdict, p.Reason)
+	}
+	// A's 30 forks, then B's 30: the drift is the whole difference.
+	var seq []Build
+	for range 30 {
+		seq = append(seq, BuildA)
+	}
+	for range 30 {
+		seq = append(seq, BuildB)
+	}
+	forks := machine(rng, seq, 1, 0.005, drift)
+	var a, b []float64
+	for _, f := range forks {
+		if f.Build == BuildA {
+			a = append(a, f.Mean)
+		} else {
+			b = append(b, f.Mean)
+		}
+	}
+	w, _ := welch(a, b, 0.05)
+	if !(w.p < 0.001) || !(w.diff/mean(a) > 0.2) {
+		t.Errorf("A then B, two samples: Welch diff %+.1f%%, p %v; want the drift read as a change of +30 %%", 100*w.diff/mean(a), w.p)
+	}
+}
+
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// TestPairedFindsPlanted2Percent: B 2 % slower, each fork 1 % noise, a
+// drifting machine, 30 pairs, threshold 1 %: a regression in at least
+// 90 % of 200 simulated batches (the bar is 9 of 10; the
+// expected rate is about 96 %), with an estimate within a point of +2 %;
+// never an improvement.
+func TestPairedFindsPlanted2Percent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	found, worst := 0, 0.0
+	for trial := range 200 {
+		phase := rng.Float64() * 6
+		drift := func(k int) float64 { return 1 + 0.03*math.Sin(phase+float64(k)/5) }
+		res, err := ComparePaired([]PairedRun{pairedRun("planted", machine(rng, Schedule(30, uint64(trial)), 1.02, 0.01, drift))}, Options{Threshold: 0.01})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := res.Pairs[0]
+		switch p.Verdict {
+		case Regression:
+			found++
+		case Improvement, Unchanged:
+			t.Fatalf("trial %d: %s (change %+.2f%%, %v), want a regression or inconclusive", trial, p.Verdict, 100*float64(p.Change), p.ChangeCI)
+		}
+		worst = math.Max(worst, math.Abs(float64(p.Change)-0.02))
+		if !p.RankTakesPart {
+			t.Fatalf("30 pairs: the signed-rank test takes no part")
+		}
+	}
+	if found < 180 {
+		t.Errorf("planted +2 %%: %d regressions of 200, want at least 180", found)
+	}
+	if worst > 0.01 {
+		t.Errorf("planted +2 %%: an estimate %.2f points off, want within 1", 100*worst)
+	}
+	t.Logf("planted +2 %%, 30 pairs, 1 %% noise, threshold 1 %%: %d of 200 regressions; estimates within ±%.2f points", found, 100*worst)
+}
+
+// TestPairedAANeverAVerdict: in 1000 simulated A/A batches of a family of
+// 10 runs, 20 pairs each, with drift, 1 % noise and forks that land in a
+// fast or a slow state (a third of them 30 % slower, whichever build),
+// the share of batches with any regression or improvement stays at
+// alpha at threshold 0, where nothing but significance decides, and
+// at threshold 1 % (whose verdicts need the whole interval beyond ±1 %)
+// lower still. Without the family's correction the same
+// batches would raise one far more often.
+func TestPairedAANeverAVerdict(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1000 simulated batches")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	alarms := map[string]int{}
+	for trial := range 1000 {
+		var runs []PairedRun
+		for r := range 10 {
+			phase := rng.Float64() * 6
+			drift := func(k int) float64 { return 1 + 0.03*math.Sin(phase+float64(k)/5) }
+			forks := machine(rng, Schedule(20, uint64(trial*10+r)), 1, 0.01, drift)
+			if r%2 == 1 { // bimodal processes
+				for i := range forks {
+					if rng.IntN(3) == 0 {
+						forks[i].Mean *= 1.3
+					}
+				}
+			}
+			runs = append(runs, pairedRun("run"+string(rune('a'+r)), forks))
+		}
+		for _, c := range []struct {
+			name string
+			opts Options
+		}{{"threshold 0, Holm", Options{}}, {"threshold 1%, Holm", Options{Threshold: 0.01}}, {"threshold 0, none", Options{Correction: NoCorrection}}} {
+			res, err := ComparePaired(runs, c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Count(Regression)+res.Count(Improvement) > 0 {
+				alarms[c.name]++
+			}
+			if res.Family != 10 {
+				t.Fatalf("family %d, want 10", res.Family)
+			}
+		}
+	}
+	// alpha 0.05 over 1000 batches: binomial sd 0.7 %; allow 3 sd.
+	if n := alarms["threshold 0, Holm"]; n > 70 {
+		t.Errorf("threshold 0, Holm: %d of 1000 A/A batches with a verdict, want at most about 50 (alpha)", n)
+	}
+	if n := alarms["threshold 1%, Holm"]; n > alarms["threshold 0, Holm"] || n > 70 {
+		t.Errorf("threshold 1 %%: %d of 1000 A/A batches with a verdict, want at most those at threshold 0 (%d) and alpha", n, alarms["threshold 0, Holm"])
+	}
+	if n := alarms["threshold 0, none"]; n < 200 {
+		t.Errorf("no correction: %d of 1000 A/A batches with a verdict; want far more than alpha (about 1 − 0.95¹⁰ = 40 %%)", n)
+	}
+	t.Logf("A/A, families of 10 runs × 20 pairs, 1000 batches: with a verdict %v", alarms)
+}
+
+// TestPairedInput: a pair of two forks of one build is an error naming
+// the run and the forks; failed forks drop their pairs, and fewer than
+// two pairs left is inconclusive with the reason.
+func TestPairedInput(t *testing.T) {
+	_, err := ComparePaired([]PairedRun{pairedRun("x", []PairedFork{{BuildA, 1}, {BuildA, 1}})}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "run x: forks 1 and 2 are A and A") {
+		t.Errorf("two A forks in a pair: error %v, want one naming the run and the forks", err)
+	}
+	res, err := ComparePaired([]PairedRun{pairedRun("x", []PairedFork{{BuildA, 1}, {BuildB, math.NaN()}, {BuildB, 2}, {BuildA, 1}, {BuildA, 1}})}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.Pairs[0]; p.Verdict != Inconclusive || !strings.HasPrefix(p.Reason, "1 complete pairs (1 dropped") || res.Family != 0 {
+		t.Errorf("one complete pair: %s (%s), family %d; want inconclusive, 1 dropped, no family", p.Verdict, p.Reason, res.Family)
+	}
+}
+
+// TestPairedReports: PairedRuns matches the k-th A of a run's order with
+// base's fork k and the k-th B with new's; a planted +20 % on 12 pairs
+// is a regression, the unit converted; a run without an order or failed
+// on a side says so and is in no family.
+func TestPairedReports(t *testing.T) {
+	base, slow := syntheticForks(1, nil, 12), syntheticForks(2, map[string]float64{"sqrt.Sunk#avgt": 1.2}, 12)
+	order := map[string][]Build{}
+	for _, r := range base.Runs {
+		order[r.Key] = Schedule(12, 1)
+	}
+	delete(order, "list.Insert?size=1000#avgt")
+	slow.Runs[4].Status, slow.Runs[4].Error, slow.Runs[4].Primary = report.StatusFailed, "fork 3: exit status 2", nil
+	res, err := ComparePairedReports(base, slow, order, Options{Threshold: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := verdicts(res)
+	if got["sqrt.Sunk#avgt"] != Regression || got["counter.Inc1#avgt"] != Unchanged || got["log.Classic#sample"] != Failed ||
+		got["list.Insert?size=1000#avgt"] != Inconclusive || res.Family != 3 || res.Test != PairedTest {
+		t.Errorf("verdicts %v, family %d, test %s; want sqrt.Sunk a regression, counter.Inc1 unchanged, log.Classic failed, list.Insert inconclusive (no order), family 3",
+			got, res.Family, res.Test)
+	}
+	for _, p := range res.Pairs {
+		if p.Key == "sqrt.Sunk#avgt" && (math.Abs(float64(p.Change)-0.2) > 0.02 || p.Base.Forks != 12) {
+			t.Errorf("sqrt.Sunk: change %v, %d forks of A; want about +20 %%, 12", p.Change, p.Base.Forks)
+		}
+		if p.Key == "list.Insert?size=1000#avgt" && !strings.Contains(p.Reason, "order of this run's forks is missing") {
+			t.Errorf("list.Insert: %s, want the order missing", p.Reason)
+		}
+	}
+	var text strings.Builder
+	if err := Write(&text, res, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "alternated in one batch, paired") || !strings.Contains(text.String(), "The 3 tested runs are one family: Holm's correction") {
+		t.Errorf("text output does not say how the pairs were judged:\n%s", text.String())
+	}
+}
+
+// TestSignedRank checks the signed-rank test against values worked out
+// by hand.
+func TestSignedRank(t *testing.T) {
+	for _, c := range []struct {
+		d []float64
+		p float64
+		n int
+	}{
+		{[]float64{1, 2, 3}, 0.25, 3},            // all positive: 2·(1/8)
+		{[]float64{1, -2, 3, 4, 5}, 6 / 32.0, 5}, // W+ 13: sums ≥ 13 of subsets of 1..5 are 3 of 32
+		{[]float64{0, 0}, 1, 0},
+		{[]float64{-1, 1}, 1, 2},
+	} {
+		if p, n := signedRank(c.d); math.Abs(p-c.p) > 1e-12 || n != c.n {
+			t.Errorf("signedRank(%v) = %v, %d; want %v, %d", c.d, p, n, c.p, c.n)
+		}
+	}
+	if got := signedRankMinP(10); math.Abs(got-2/1024.0) > 1e-15 {
+		t.Errorf("signedRankMinP(10) = %v, want 2/1024", got)
+	}
+	// Ties and more than maxExact values take the normal approximation:
+	// 60 positive differences are far beyond any level.
+	d := make([]float64, 60)
+	for i := range d {
+		d[i] = float64(i%7 + 1)
+	}
+	if p, _ := signedRank(d); !(p < 1e-9) {
+		t.Errorf("60 positive differences with ties: p %v, want tiny", p)
+	}
+}
+
+// TestPairsFor: the pairs it returns bring the t interval under the
+// margin, and one fewer does not.
+func TestPairsFor(t *testing.T) {
+	half := func(k int, sd float64) float64 {
+		return distuvT(k-1) * sd / math.Sqrt(float64(k))
+	}
+	for _, c := range []struct{ sd, margin float64 }{{0.01, 0.005}, {0.02, 0.001}, {0.1, 0.3}, {0.01, 0.0002}} {
+		k, ok := pairsFor(c.sd, c.margin, 0.05)
+		if !ok || half(k, c.sd) >= c.margin || k > 2 && half(k-1, c.sd) < c.margin {
+			t.Errorf("pairsFor(%v, %v) = %d, %v: half-width %v at k, %v at k−1", c.sd, c.margin, k, ok, half(k, c.sd), half(k-1, c.sd))
+		}
+	}
+	if _, ok := pairsFor(1, 1e-4, 0.05); ok {
+		t.Errorf("pairsFor beyond forkstat.MaxForks: ok")
+	}
+}
+
+func distuvT(df int) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
+}
