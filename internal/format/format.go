@@ -19,13 +19,10 @@
 // in jmh and gobench, whose readers expect only results (JMH leaves
 // failed benchmarks out too).
 //
-// html is not here but in internal/format/html, which only cmd/benchspec
-// imports: its charts link gonum/plot and its fonts, and every suite
-// binary — hence every fork, which is a suite binary started afresh —
-// pays the start-up cost of what it links. A suite writes JSON and
-// `benchspec report --format html` draws the page. For the same reason
-// the text table is aligned here (columns.go) rather than by a table
-// library whose package initialisation cost every fork ~2 ms.
+// The text and markdown tables are drawn by tablewriter (Table,
+// MarkdownTable), as are the other aligned tables of the benchspec
+// program. html is not here but in internal/format/html, whose charts
+// link gonum/plot and its fonts.
 package format
 
 import (
@@ -34,7 +31,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -44,22 +40,19 @@ type Renderer interface {
 }
 
 // renderers maps each format name to its renderer. It is never modified.
-// It is built on first use (internal/lazy): a fork renders nothing.
-var renderers = lazy.Value[map[string]Renderer]{New: func() map[string]Renderer {
-	return map[string]Renderer{
-		"text":     Text{},
-		"json":     JSON{},
-		"jmh":      JMH{},
-		"gobench":  GoBench{},
-		"csv":      CSV{},
-		"markdown": Markdown{},
-	}
-}}
+var renderers = map[string]Renderer{
+	"text":     Text{},
+	"json":     JSON{},
+	"jmh":      JMH{},
+	"gobench":  GoBench{},
+	"csv":      CSV{},
+	"markdown": Markdown{},
+}
 
 // Names returns the format names New accepts, sorted.
 func Names() []string {
-	names := make([]string, 0, len(renderers.Get()))
-	for name := range renderers.Get() {
+	names := make([]string, 0, len(renderers))
+	for name := range renderers {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -69,7 +62,7 @@ func Names() []string {
 // New returns the renderer of the named format, or an error that lists
 // the valid formats.
 func New(name string) (Renderer, error) {
-	if r, ok := renderers.Get()[name]; ok {
+	if r, ok := renderers[name]; ok {
 		return r, nil
 	}
 	return nil, fmt.Errorf("unknown format %q (valid: %s)", name, strings.Join(Names(), ", "))
