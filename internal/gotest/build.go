@@ -21,7 +21,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchspec/benchspec/internal/filehash"
-	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/internal/testdriver"
 )
 
@@ -227,7 +226,7 @@ func writeByContent(dir, ext string, data []byte) (string, error) {
 	return path, nil
 }
 
-var unsafeChars = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) }}
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // build runs go test -c on pkg in dir, with the driver overlay, into a
 // temporary file in the cache and installs the result under its content
@@ -248,7 +247,7 @@ func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overla
 	if err != nil {
 		return "", fmt.Errorf("building the test binary of %s: %w", importPath, err)
 	}
-	name := strings.Trim(unsafeChars.Get().ReplaceAllString(importPath, "_"), "_.")
+	name := strings.Trim(unsafeChars.ReplaceAllString(importPath, "_"), "_.")
 	final := filepath.Join(cache, fmt.Sprintf("%s-%s.test", name, sum[:16]))
 	if _, err := os.Stat(final); err == nil {
 		return final, nil
