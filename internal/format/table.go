@@ -24,30 +24,16 @@ const (
 // them. A line break inside a cell would break the table, so it reads
 // as a space.
 func Table(header []string, rows [][]string, align ...Align) string {
-	var out strings.Builder
-	t := tablewriter.NewTable(&out,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders:  tw.BorderNone,
-			Symbols:  tw.NewSymbols(tw.StyleNone),
-			Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone},
-		})),
-		tablewriter.WithPadding(tw.Padding{Right: "  "}),
-		cellOptions(align),
-	)
-	t.Header(oneLine(header))
-	for _, row := range rows {
-		if err := t.Append(oneLine(row)); err != nil {
-			panic(err) // only a value that is no row fails; cells are strings
-		}
-	}
-	if err := t.Render(); err != nil {
-		panic(err)
-	}
-	lines := strings.SplitAfter(out.String(), "\n")
+	out := draw(header, rows, align, renderer.NewBlueprint(tw.Rendition{
+		Borders:  tw.BorderNone,
+		Symbols:  tw.NewSymbols(tw.StyleNone),
+		Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone},
+	}), tablewriter.WithPadding(tw.Padding{Right: "  "}))
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \n")
+		lines[i] = strings.TrimRight(l, " ")
 	}
-	return strings.Join(lines[:len(lines)-1], "\n") + "\n"
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // MarkdownTable draws a GitHub-flavoured Markdown table with tablewriter:
@@ -55,24 +41,13 @@ func Table(header []string, rows [][]string, align ...Align) string {
 // "---:"), the cells padded so that the source lines up too. Escaping the
 // cells is the caller's.
 func MarkdownTable(header []string, rows [][]string, align ...Align) string {
-	var out strings.Builder
-	t := tablewriter.NewTable(&out, tablewriter.WithRenderer(renderer.NewMarkdown()), cellOptions(align))
-	t.Header(oneLine(header))
-	for _, row := range rows {
-		if err := t.Append(oneLine(row)); err != nil {
-			panic(err)
-		}
-	}
-	if err := t.Render(); err != nil {
-		panic(err)
-	}
-	return out.String()
+	return draw(header, rows, align, renderer.NewMarkdown())
 }
 
-// cellOptions are the options both tables share: cells as given (no
-// header capitalised, no spaces trimmed, nothing wrapped), aligned by
+// draw renders the cells as given (no header capitalised, no spaces
+// trimmed, nothing wrapped; a line break reads as a space), aligned by
 // column, widths measured the same in every locale.
-func cellOptions(align []Align) tablewriter.Option {
+func draw(header []string, rows [][]string, align []Align, r tw.Renderer, opts ...tablewriter.Option) string {
 	cols := make([]tw.Align, len(align))
 	for i, a := range align {
 		cols[i] = tw.AlignLeft
@@ -80,26 +55,27 @@ func cellOptions(align []Align) tablewriter.Option {
 			cols[i] = tw.AlignRight
 		}
 	}
-	return func(t *tablewriter.Table) {
-		for _, o := range []tablewriter.Option{
-			tablewriter.WithHeaderAutoFormat(tw.Off),
-			tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-			tablewriter.WithRowAutoWrap(tw.WrapNone),
-			tablewriter.WithTrimSpace(tw.Off),
-			tablewriter.WithEastAsian(tw.Off),
-			tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: cols}),
-			tablewriter.WithRowAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: cols}),
-		} {
-			o(t)
+	var out strings.Builder
+	t := tablewriter.NewTable(&out, append([]tablewriter.Option{tablewriter.WithRenderer(r),
+		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithTrimSpace(tw.Off), tablewriter.WithEastAsian(tw.Off),
+		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: cols}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: cols}),
+	}, opts...)...)
+	oneLine := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+	for i, row := range append([][]string{header}, rows...) {
+		cells := make([]string, len(row))
+		for j, c := range row {
+			cells[j] = oneLine.Replace(c)
+		}
+		if i == 0 {
+			t.Header(cells)
+		} else if err := t.Append(cells); err != nil {
+			panic(err) // only a value that is no row fails; cells are strings
 		}
 	}
-}
-
-// oneLine returns cells with each line break read as a space.
-func oneLine(cells []string) []string {
-	out := make([]string, len(cells))
-	for i, c := range cells {
-		out[i] = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(c)
+	if err := t.Render(); err != nil {
+		panic(err)
 	}
-	return out
+	return out.String()
 }
