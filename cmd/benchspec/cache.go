@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/gotest"
 )
 
@@ -85,9 +87,14 @@ func runCache(e *cli.Env, args []string) int {
 	}
 	fmt.Fprintf(stdout, "Test-binary cache: %s\nLimits: %s, %s unused\n", cache, bytesText(limits.MaxBytes), ageText(limits.MaxAge))
 	var total int64
+	var rows [][]string
 	for _, e := range entries {
 		total += e.Size
-		fmt.Fprintf(stdout, "  %10s  %s  %s\n", bytesText(e.Size), e.LastUsed.Format("2006-01-02 15:04"), e.Path[len(cache)+1:])
+		rows = append(rows, []string{bytesText(e.Size), e.LastUsed.Format("2006-01-02 15:04"), e.Path[len(cache)+1:]})
+	}
+	if len(rows) > 0 {
+		table := format.Table([]string{"Size", "Last used", "Binary"}, rows, format.Right)
+		fmt.Fprint(stdout, "\n  "+strings.ReplaceAll(strings.TrimSuffix(table, "\n"), "\n", "\n  ")+"\n\n")
 	}
 	fmt.Fprintf(stdout, "%d test binaries, %s\n", len(entries), bytesText(total))
 	return exitOK

@@ -24,6 +24,9 @@ func TestCacheCommandShowsPrunesAndClears(t *testing.T) {
 	if status != exitOK || !strings.Contains(out, "new.test") || !strings.Contains(out, "old.test") || !strings.Contains(out, "2 test binaries, 2.0 KiB") {
 		t.Errorf("cache = %d:\n%s\nwant both binaries and their total", status, out)
 	}
+	if !strings.Contains(out, "\n    Size  Last used         Binary\n  1000 B  ") {
+		t.Errorf("cache lists:\n%s\nwant a table with a header, sizes right-aligned", out)
+	}
 	if strings.Index(out, "new.test") > strings.Index(out, "old.test") {
 		t.Errorf("cache lists:\n%s\nwant the most recently used first", out)
 	}

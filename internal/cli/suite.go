@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
@@ -341,12 +341,11 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if spread > 0 {
 		parts = plan.Assign(p, spread)
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	header := "#\tBenchmark\tParams\tMode\tForks\tWarmup\tMeasurement\tEstimate"
+	header := []string{"#", "Benchmark", "Params", "Mode", "Forks", "Warmup", "Measurement", "Estimate"}
 	if parts != nil {
-		header += "\tShard"
+		header = append(header, "Shard")
 	}
-	fmt.Fprintln(tw, header)
+	var rows [][]string
 	for _, r := range p.Runs {
 		s := r.Settings
 		var ps []string
@@ -367,14 +366,17 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			grown.Iterations = pr.IterationBound(s.Measurement.Iterations)
 			meas = fmt.Sprintf("%d..%s", s.Measurement.Iterations, phaseString(grown, r.Mode))
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s", r.Index+1, r.Benchmark, strings.Join(ps, " "), r.Mode, forks,
-			phaseString(s.Warmup, r.Mode), meas, r.Estimate.Round(time.Millisecond))
+		row := []string{strconv.Itoa(r.Index + 1), r.Benchmark, strings.Join(ps, " "), r.Mode.String(), forks,
+			phaseString(s.Warmup, r.Mode), meas, r.Estimate.Round(time.Millisecond).String()}
 		if parts != nil {
-			fmt.Fprintf(tw, "\t%d/%d", parts[r.Index], spread)
+			row = append(row, fmt.Sprintf("%d/%d", parts[r.Index], spread))
 		}
-		fmt.Fprintln(tw)
+		rows = append(rows, row)
 	}
-	if err := tw.Flush(); err != nil {
+	align := make([]format.Align, len(header))
+	align[0], align[7] = format.Right, format.Right // the run's number, its estimate
+	table := format.Table(header, rows, align...)
+	if _, err := io.WriteString(stdout, table); err != nil {
 		return e.Fail(fmt.Errorf("writing to stdout: %w", err))
 	}
 	if s := p.Shard; s != nil {

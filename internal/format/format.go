@@ -6,8 +6,8 @@
 // the same rows and footnotes (Rows): a failed run is a "FAILED [n]" row
 // whose reason is footnote n, and each diagnostic a footnote after the
 // unit. A number that does not exist is absent in every format, never NaN
-// or a string. html lives in its own package because its charts link
-// gonum/plot and fonts, which only the parent program should pay for.
+// or a string. The text and markdown tables are drawn by tablewriter
+// (Table, MarkdownTable); html lives in internal/format/html.
 package format
 
 import (
@@ -16,7 +16,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -26,22 +25,19 @@ type Renderer interface {
 }
 
 // renderers maps each format name to its renderer. It is never modified.
-// It is built on first use (internal/lazy): a fork renders nothing.
-var renderers = lazy.Value[map[string]Renderer]{New: func() map[string]Renderer {
-	return map[string]Renderer{
-		"text":     Text{},
-		"json":     JSON{},
-		"jmh":      JMH{},
-		"gobench":  GoBench{},
-		"csv":      CSV{},
-		"markdown": Markdown{},
-	}
-}}
+var renderers = map[string]Renderer{
+	"text":     Text{},
+	"json":     JSON{},
+	"jmh":      JMH{},
+	"gobench":  GoBench{},
+	"csv":      CSV{},
+	"markdown": Markdown{},
+}
 
 // Names returns the format names New accepts, sorted.
 func Names() []string {
-	names := make([]string, 0, len(renderers.Get()))
-	for name := range renderers.Get() {
+	names := make([]string, 0, len(renderers))
+	for name := range renderers {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -51,7 +47,7 @@ func Names() []string {
 // New returns the renderer of the named format, or an error that lists
 // the valid formats.
 func New(name string) (Renderer, error) {
-	if r, ok := renderers.Get()[name]; ok {
+	if r, ok := renderers[name]; ok {
 		return r, nil
 	}
 	return nil, fmt.Errorf("unknown format %q (valid: %s)", name, strings.Join(Names(), ", "))

@@ -1,12 +1,11 @@
 package format
 
 import (
-	"github.com/benchspec/benchspec/internal/lazy"
-	"github.com/benchspec/benchspec/report"
-
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/benchspec/benchspec/report"
 )
 
 // Markdown writes a GitHub-flavoured Markdown table fit for a
@@ -25,18 +24,15 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 	fmt.Fprintf(&b, "**%s** — %s\n\n", mdEscape(r.Suite), mdEscape(envLine(r.Env)))
 	names := ParamNames(r.Runs)
 	header := Header(names)
-	align := make([]string, len(header))
+	align := make([]Align, len(header))
 	for i, h := range header {
-		align[i] = "---:"
-		if i == 0 || h == "Mode" || h == "Units" {
-			align[i] = ":---"
+		if i > 0 && h != "Mode" && h != "Units" {
+			align[i] = Right
 		}
 		header[i] = mdEscape(h)
 	}
-	mdRow(&b, header)
-	mdRow(&b, align)
-
 	rows, notes := Rows(r)
+	var cellRows [][]string
 	for _, row := range rows {
 		cells := row.Cells(names)
 		for i := range cells {
@@ -49,8 +45,9 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 		if row.Metric == nil {
 			cells[len(names)+3] = fmt.Sprintf("**%s** [%d]", NoScoreLabel(row.Run), row.Note)
 		}
-		mdRow(&b, cells)
+		cellRows = append(cellRows, cells)
 	}
+	b.WriteString(MarkdownTable(header, cellRows, align...))
 	if len(notes) > 0 {
 		b.WriteString("\n")
 		for _, n := range notes {
@@ -70,16 +67,10 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 	return err
 }
 
-func mdRow(b *strings.Builder, cells []string) {
-	b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-}
-
 // mdEscaper escapes what would end a table cell or start Markdown
 // formatting inside one; newlines would end the row.
-var mdEscaper = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer {
-	return strings.NewReplacer(
-		"|", `\|`, `\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`,
-		"<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ")
-}}
+var mdEscaper = strings.NewReplacer(
+	"|", `\|`, `\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`,
+	"<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ")
 
-func mdEscape(s string) string { return mdEscaper.Get().Replace(s) }
+func mdEscape(s string) string { return mdEscaper.Replace(s) }

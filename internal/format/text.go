@@ -26,8 +26,13 @@ func (Text) Render(w io.Writer, r *report.Report) error {
 	for i, row := range rows {
 		cells[i] = row.Cells(names)
 	}
+	header := Header(names)
+	align := make([]Align, len(header)) // Benchmark and Units left, the rest right, as JMH
+	for i := 1; i < len(header)-1; i++ {
+		align[i] = Right
+	}
 	var out strings.Builder
-	out.WriteString(columns(Header(names), cells))
+	out.WriteString(Table(header, cells, align...))
 	if len(notes) > 0 {
 		out.WriteString("\n")
 		for _, n := range notes {

@@ -21,7 +21,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchspec/benchspec/internal/filehash"
-	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/internal/testdriver"
 )
 
@@ -227,7 +226,7 @@ func writeByContent(dir, ext string, data []byte) (string, error) {
 	return path, nil
 }
 
-var unsafeChars = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) }}
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // build runs go test -c on pkg in dir, with the driver overlay, into a
 // temporary file in the cache and installs the result under its content
@@ -259,7 +258,7 @@ func install(cache, bin, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name = strings.Trim(unsafeChars.Get().ReplaceAllString(name, "_"), "_.")
+	name = strings.Trim(unsafeChars.ReplaceAllString(name, "_"), "_.")
 	final := filepath.Join(cache, fmt.Sprintf("%s-%s.test", name, sum[:16]))
 	// An identical binary already there is kept, if it is the one its
 	// record says: a file merely named like it (replaced, or left by a

@@ -17,24 +17,20 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/filehash"
-	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/internal/testdriver"
 )
 
 // driverVersion is the driver the binaries get (testdriver.Version): a
 // binary an older benchspec built with another driver is not reused. It
 // is computed when first needed: generating and hashing the driver's
-// source is work every fork (a process of the same binary) would pay at
-// start-up for nothing.
-var driverVersion = func() string { return driverVersionValue.Get() }
-
-// driverVersionValue is built on first use (internal/lazy): a
-// sync.OnceValue would itself run and allocate at initialisation.
-var driverVersionValue = lazy.Value[string]{New: testdriver.Version}
+// source is work the guard and the forks of package benchmarks
+// (processes of the same binary) would pay at start-up for nothing.
+var driverVersion = sync.OnceValue(testdriver.Version)
 
 // maxFingerprintFiles bounds the module walk: a module larger than this
 // is rebuilt (by the go command, whose own cache makes that cheap)

@@ -67,7 +67,7 @@ func (b *Builder) outOfModuleCache(ctx context.Context, cache, dir, pkg string, 
 		return nil, nil, fmt.Errorf("package %s is in the module cache (%s), and there is no go.mod to build it in", l.ImportPath, l.Dir)
 	}
 	sum := sha256.Sum256([]byte(l.Module.Dir))
-	name := strings.Trim(unsafeChars.Get().ReplaceAllString(l.Module.Path, "_"), "_.")
+	name := strings.Trim(unsafeChars.ReplaceAllString(l.Module.Path, "_"), "_.")
 	copyDir := filepath.Join(cache, "modules", name+"-"+hex.EncodeToString(sum[:6]))
 	if err := copyModule(l.Module.Dir, copyDir); err != nil {
 		return nil, nil, fmt.Errorf("copying module %s out of the module cache, so that benchspec's driver can be added to its package %s: %w", l.Module.Path, l.ImportPath, err)

@@ -6,9 +6,11 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/benchspec/benchspec/report"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Formats are the output formats Write accepts.
@@ -34,6 +36,52 @@ func Write(w io.Writer, res *Result, format string) error {
 
 var header = []string{"Benchmark", "Params", "Mode", "Units", "Base", "New", "Change", "CI", "p", "p rank", "p adj", "Verdict"}
 
+// numeric names header's columns of numbers, which are right-aligned.
+var numeric = map[string]bool{"Base": true, "New": true, "Change": true, "p": true, "p rank": true}
+
+// table draws the comparison with tablewriter: for a terminal like
+// internal/format's JMH-look table (no borders or rules, two spaces
+// between columns, numbers right-aligned, no trailing spaces; this
+// package does not import the renderers), or as a Markdown table.
+func table(header []string, rows [][]string, markdown bool) string {
+	align := make([]tw.Align, len(header))
+	for i, h := range header {
+		align[i] = tw.AlignLeft
+		if numeric[h] {
+			align[i] = tw.AlignRight
+		}
+	}
+	var r tw.Renderer = renderer.NewMarkdown()
+	if !markdown {
+		r = renderer.NewBlueprint(tw.Rendition{Borders: tw.BorderNone, Symbols: tw.NewSymbols(tw.StyleNone),
+			Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone}})
+	}
+	var out strings.Builder
+	t := tablewriter.NewTable(&out, tablewriter.WithRenderer(r),
+		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithTrimSpace(tw.Off), tablewriter.WithEastAsian(tw.Off),
+		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}))
+	if !markdown {
+		tablewriter.WithPadding(tw.Padding{Right: "  "})(t)
+	}
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		panic(err) // only a value that is no row fails
+	}
+	if err := t.Render(); err != nil {
+		panic(err)
+	}
+	if markdown {
+		return out.String()
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
 func writeTable(w io.Writer, res *Result, markdown bool) error {
 	var b strings.Builder
 	intro := introText(res)
@@ -45,23 +93,15 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 	}
 	head := append([]string{}, header...)
 	head[7] = ci
+	b.WriteString(intro + "\n\n")
 	if markdown {
-		b.WriteString(intro + "\n\n")
-		b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat(" --- |", len(head)) + "\n")
 		for _, r := range rows {
 			for i := range r {
 				r[i] = strings.ReplaceAll(r[i], "|", `\|`)
 			}
-			b.WriteString("| " + strings.Join(r, " | ") + " |\n")
 		}
-	} else {
-		b.WriteString(intro + "\n\n")
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		for _, r := range append([][]string{head}, rows...) {
-			fmt.Fprintln(tw, strings.Join(r, "\t"))
-		}
-		tw.Flush()
 	}
+	b.WriteString(table(head, rows, markdown))
 	for _, only := range []struct {
 		what string
 		runs []Run

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -15,7 +16,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/benchspec/benchspec/internal/history"
-	"github.com/benchspec/benchspec/internal/lazy"
 )
 
 // History writes a nightly history (package history) as one
@@ -52,7 +52,7 @@ func History(w io.Writer, h *history.History) error {
 		}
 		pg.Series = append(pg.Series, sec)
 	}
-	if err := historyTemplate.Get().Execute(w, pg); err != nil {
+	if err := historyTemplate().Execute(w, pg); err != nil {
 		return fmt.Errorf("history: writing HTML: %w", err)
 	}
 	return nil
@@ -61,12 +61,12 @@ func History(w io.Writer, h *history.History) error {
 //go:embed history.tmpl
 var historySource string
 
-// historyTemplate is parsed on first use (internal/lazy): every process
-// of cmd/benchspec, a package benchmark's forks included, would parse it
-// at initialisation.
-var historyTemplate = lazy.Value[*template.Template]{New: func() *template.Template {
+// historyTemplate is parsed on first use: every process of
+// cmd/benchspec, the guard and the forks of package benchmarks included,
+// would parse it at initialisation.
+var historyTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("history").Parse(historySource))
-}}
+})
 
 type historyPage struct {
 	H           *history.History

@@ -17,10 +17,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/format"
-	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -41,10 +41,10 @@ type Renderer struct{}
 //go:embed html.tmpl
 var htmlSource string
 
-// htmlTemplate is parsed on first use (internal/lazy), as historyTemplate.
-var htmlTemplate = lazy.Value[*template.Template]{New: func() *template.Template {
+// htmlTemplate is parsed on first use, as historyTemplate.
+var htmlTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Parse(htmlSource))
-}}
+})
 
 // htmlPage is what the template shows.
 type htmlPage struct {
@@ -102,7 +102,7 @@ func (Renderer) Render(w io.Writer, r *report.Report) error {
 		hr.Charts = append(hr.Charts, htmlChart{Title: "Iteration scores by fork", SVG: template.HTML(svg)})
 		page.Runs = append(page.Runs, hr)
 	}
-	if err := htmlTemplate.Get().Execute(w, page); err != nil {
+	if err := htmlTemplate().Execute(w, page); err != nil {
 		return fmt.Errorf("writing HTML: %w", err)
 	}
 	return nil

@@ -40,7 +40,6 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -69,13 +68,11 @@ const (
 // reportName matches the reports run --results-dir writes:
 // <UTC start>[-shard-i-of-n][-k].json. latest*.json (a copy), journals
 // and temporary files do not match.
-var reportName = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
-	return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z(-shard-[0-9]+-of-[0-9]+)?(-[0-9]+)?\.json$`)
-}}
+var reportName = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z(-shard-[0-9]+-of-[0-9]+)?(-[0-9]+)?\.json$`)
 
 // IsReport reports whether name is the file name of a batch's report in
 // a results directory.
-func IsReport(name string) bool { return reportName.Get().MatchString(name) }
+func IsReport(name string) bool { return reportName.MatchString(name) }
 
 // Entry is one report's summary and the file state it was made from.
 type Entry struct {
