@@ -140,53 +140,6 @@ benchmarks:
 	}
 }
 
-// TestAppendCanonical checks that quickValid's shape keys tell apart the
-// values that differ, in type or content, and only those.
-func TestAppendCanonical(t *testing.T) {
-	values := []any{
-		nil, true, false, int64(1), float64(1), "1", "", "true", "n",
-		[]any{}, []any{"ab", "c"}, []any{"a", "bc"}, []any{int64(1)}, []any{[]any{}},
-		map[string]any{}, map[string]any{"a": "b"}, map[string]any{"a": "b", "c": int64(2)},
-		map[string]any{"ab": ""}, map[string]any{"a": "b:"}, map[string]any{"a": []any{"b"}},
-	}
-	keys := map[string]int{}
-	for i, v := range values {
-		b, ok := appendCanonical(nil, v)
-		if !ok {
-			t.Fatalf("appendCanonical(%#v) refused", v)
-		}
-		if j, dup := keys[string(b)]; dup {
-			t.Errorf("%#v and %#v write alike: %q", values[j], v, b)
-		}
-		keys[string(b)] = i
-	}
-	// Equal values write alike, whatever the order of a map's keys.
-	m1 := map[string]any{}
-	m2 := map[string]any{}
-	for i := range 12 {
-		m1["k"+strconv.Itoa(i)] = int64(i)
-		m2["k"+strconv.Itoa(11-i)] = int64(11 - i)
-	}
-	b1, _ := appendCanonical(nil, m1)
-	b2, _ := appendCanonical(nil, m2)
-	if string(b1) != string(b2) {
-		t.Errorf("equal maps write %q and %q", b1, b2)
-	}
-	if _, ok := appendCanonical(nil, int(1)); ok {
-		t.Error("appendCanonical accepted an int, which no document holds")
-	}
-	// An entry's shape: patterns count as one, other values as they are.
-	s1, _ := appendShape(nil, map[string]any{"include": "^a$", "forks": int64(1)})
-	s2, _ := appendShape(nil, map[string]any{"include": "b", "forks": int64(1)})
-	s3, _ := appendShape(nil, map[string]any{"include": "b", "forks": int64(2)})
-	if string(s1) != string(s2) || string(s2) == string(s3) {
-		t.Errorf("shapes: %q %q %q; want the first two alike, the third apart", s1, s2, s3)
-	}
-	if _, ok := appendShape(nil, map[string]any{"include": ""}); ok {
-		t.Error("appendShape vouched for an empty include")
-	}
-}
-
 // TestRepeatedBadPattern checks that a pattern parsed once is still
 // reported at every entry that uses it.
 func TestRepeatedBadPattern(t *testing.T) {
