@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"gopkg.in/yaml.v3"
 )
 
@@ -160,61 +159,16 @@ func TestRepeatedBadPattern(t *testing.T) {
 	}
 }
 
-// TestParallelBuild checks that a spec large enough to be built on two
-// goroutines gives the Spec built on one, entry for entry, aliases,
-// merges, params and env included (run it with -race too).
-func TestParallelBuild(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("version: 1\nname: par\ndefaults:\n  forks: 1\n  env: {A: \"1\"}\nbenchmarks:\n")
-	n := 2*parallelEntries + 3
-	for i := range n {
-		switch i % 5 {
-		case 0:
-			b.WriteString("  - &e" + strconv.Itoa(i) + "\n    include: '^b" + strconv.Itoa(i) + "$'\n    params: {size: [1, 2]}\n")
-		case 1:
-			b.WriteString("  - *e" + strconv.Itoa(i-1) + "\n")
-		case 2:
-			b.WriteString("  - include: x" + strconv.Itoa(i) + "\n    <<: {threads: 2, modes: [thrpt]}\n    env: {B: \"2\"}\n")
-		case 3:
-			b.WriteString("  - include: y\n    exclude: z\n    measurement: {iterations: 2, time: 5ms}\n")
-		default:
-			b.WriteString("  - {include: w, warmup: {time: 1ms}}\n")
-		}
-	}
-	data := []byte(b.String())
-	par, err := Parse("p.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func(n int) { parallelEntries = n }(parallelEntries)
-	parallelEntries = n + 1
-	seq, err := Parse("p.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(par.Entries) != n {
-		t.Fatalf("%d entries, want %d", len(par.Entries), n)
-	}
-	if diff := cmp.Diff(seq, par); diff != "" {
-		t.Errorf("parallel build differs (-one goroutine +two):\n%s", diff)
-	}
-}
-
-// TestParallelBuildPanic checks that a panic while building the half of
-// the entries on the second goroutine is Parse's internal error, as on
-// one goroutine, not a crash.
-func TestParallelBuildPanic(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("version: 1\nname: par\nbenchmarks:\n")
-	for range 2 * parallelEntries {
-		b.WriteString("  - include: a\n")
-	}
-	b.WriteString("  - include: a\n    gc_before_iteration: true\n")
-	keys := settingKeys.Get()
+// TestBuildPanicIsAnInternalError checks that a panic while building
+// the Spec (here: a key the schema has and nothing decodes) is Parse's
+// internal error, naming the key, not a crash.
+func TestBuildPanicIsAnInternalError(t *testing.T) {
+	src := "version: 1\nname: p\nbenchmarks:\n  - include: a\n  - include: a\n    gc_before_iteration: true\n"
+	keys := settingKeys()
 	decoder := keys["gc_before_iteration"]
-	delete(keys, "gc_before_iteration") // a key the schema has and nothing decodes
+	delete(keys, "gc_before_iteration")
 	defer func() { keys["gc_before_iteration"] = decoder }()
-	s, err := Parse("p.yaml", []byte(b.String()))
+	s, err := Parse("p.yaml", []byte(src))
 	if s != nil || err == nil || !strings.Contains(err.Error(), "internal error") || !strings.Contains(err.Error(), "nothing decodes it") {
 		t.Errorf("Parse = %v, %v; want the internal error naming the key", s, err)
 	}
