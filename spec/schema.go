@@ -75,31 +75,44 @@ func check(schema *gojsonschema.Schema, v any, at string) ([]violation, error) {
 }
 
 // pointer converts gojsonschema's context of an error ("(root)",
-// "benchmarks", "0", …) to a JSON pointer into v ("/benchmarks/0"). The
-// tokens are joined with NUL, which a key may hold too: a mapping key
-// that is not there is joined with the tokens after it until it is.
+// "benchmarks", "0", …) to a JSON pointer into v ("/benchmarks/0").
 func pointer(c *gojsonschema.JsonContext, v any) string {
 	toks := strings.Split(c.String("\x00"), "\x00")[1:] // without (root)
+	if p, ok := resolve(toks, v); ok {
+		return p
+	}
 	var b strings.Builder
-	for i := 0; i < len(toks); i++ {
-		tok := toks[i]
-		switch x := v.(type) {
-		case map[string]any:
-			for j := i + 1; j < len(toks); j++ {
-				if _, ok := x[tok]; ok {
-					break
-				}
-				tok, i = tok+"\x00"+toks[j], j
-			}
-			v = x[tok]
-		case []any:
-			if n, err := strconv.Atoi(tok); err == nil && n >= 0 && n < len(x) {
-				v = x[n]
-			}
-		}
+	for _, tok := range toks {
 		b.WriteString("/" + escapeToken(tok))
 	}
 	return b.String()
+}
+
+// resolve returns the pointer to the value of v that toks name. The
+// tokens were joined with NUL, which a key may hold too: such a key spans
+// several tokens, and the reading that reaches a value is the one.
+func resolve(toks []string, v any) (string, bool) {
+	if len(toks) == 0 {
+		return "", true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for j := 1; j <= len(toks); j++ {
+			k := strings.Join(toks[:j], "\x00")
+			if sub, ok := x[k]; ok {
+				if rest, ok := resolve(toks[j:], sub); ok {
+					return "/" + escapeToken(k) + rest, true
+				}
+			}
+		}
+	case []any:
+		if i, err := strconv.Atoi(toks[0]); err == nil && isIndex(toks[0]) && i < len(x) {
+			if rest, ok := resolve(toks[1:], x[i]); ok {
+				return "/" + toks[0] + rest, true
+			}
+		}
+	}
+	return "", false
 }
 
 // unionTypes rewrites every anyOf whose branches each allow one plain
