@@ -20,7 +20,7 @@ const module = "github.com/benchspec/benchspec"
 // stage, whose packages may import each other. A package missing here fails TestImportsFollowTheFlow:
 // place it (and describe it in ARCHITECTURE.md).
 var stages = [][]string{
-	{"schemas", "internal/jsonschema", "internal/gcpause", "internal/suggest", "internal/filehash", "internal/child", "internal/forkimage", "internal/protocol/hist", "internal/testdriver", "internal/forkstat", "internal/lazy"},
+	{"schemas", "internal/suggest", "internal/filehash", "internal/child", "internal/forkimage", "internal/protocol/hist", "internal/testdriver", "internal/forkstat", "internal/lazy"},
 	// The fork side: what a suite binary links.
 	{"internal/protocol"},
 	{"internal/worker", "internal/handoff"},
@@ -35,7 +35,7 @@ var stages = [][]string{
 	{"internal/history"},
 	{"internal/format/html", "internal/runlog"},
 	{"internal/cli"},
-	{"cmd/benchspec", "internal/suitetest", "internal/reporttest", "internal/faultsuite", "internal/history/historytest", "internal/format/gobenchtwin", "internal/specscale", "examples/..."},
+	{"cmd/benchspec", "internal/suitetest", "internal/reporttest", "internal/faultsuite", "internal/history/historytest", "internal/format/gobenchtwin", "examples/..."},
 }
 
 // onlyImportedBy names packages that, beyond the stage order, only the
@@ -172,7 +172,7 @@ func TestSuiteBinaryLinksOnlyTheForkSide(t *testing.T) {
 	}
 	forbidden := []string{
 		"gopkg.in/yaml.v3", "gonum.org/", "golang.org/x/perf", "github.com/xeipuuv/", "github.com/santhosh-tekuri/",
-		"github.com/olekukonko/", module + "/internal/jsonschema",
+		"github.com/olekukonko/",
 		"net", "net/http", "crypto/tls", "runtime/cgo",
 	}
 	for _, own := range []string{"spec", "plan", "report", "executor", "internal/diag", "internal/format", "internal/cli", "internal/gotest", "internal/testfork", "internal/testdriver", "internal/history"} {

@@ -6,7 +6,6 @@ require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794
 	github.com/google/go-cmp v0.7.0
 	github.com/olekukonko/tablewriter v1.1.5
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/xeipuuv/gojsonschema v1.2.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.48.0

@@ -6,9 +6,7 @@
 // written, the benchmarks an entry selects sorted by name, then the
 // entry's modes in the order written, then the parameter combinations
 // (the cartesian product, parameter names sorted, the first name varying
-// slowest, values in declared order). A large plan is filled on two
-// goroutines, each run at the place its entry's count gives, so the
-// order is the same.
+// slowest, values in declared order).
 package plan
 
 import (
@@ -18,7 +16,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/benchspec/benchspec/spec"
@@ -98,73 +95,39 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 		}
 	}
 	if len(errs) == 0 {
-		// Each selection's runs have their place in the slice, known from
-		// the counts: a large plan is filled on two goroutines, each its
-		// half of the selections; then, in order, keys that repeat get
-		// their #n and the estimates add up.
-		p.Runs = make([]Run, total)
-		starts := make([]int, len(sels)+1)
-		for i, sel := range sels {
-			starts[i+1] = starts[i] + sel.runs
-		}
-		fill := func(lo, hi int) {
-			i := starts[lo]
-			for _, sel := range sels[lo:hi] {
-				e := sel.entry
-				for _, name := range sel.matched {
-					b := sel.scope.byName[name]
-					combos := product(b.Params, e.Params)
-					for _, mode := range e.Settings.Modes {
-						for _, params := range combos {
-							// Built in place: a Run carries its
-							// Settings, and copying it costs more than
-							// filling it.
-							r := &p.Runs[i]
-							*r = Run{
-								Index:     i,
-								Benchmark: b.Name,
-								GoTest:    b.GoTest,
-								Params:    params,
-								Mode:      mode,
-								Settings:  e.Settings,
-								Spec:      sel.spec.Path,
-								Entry:     e.Index,
-							}
-							r.Key = key(r)
-							r.Estimate = estimate(r)
-							i++
+		// Keys that repeat get their #n, in plan order.
+		p.Runs = make([]Run, 0, total)
+		seen := make(map[string]int, total)
+		for _, sel := range sels {
+			e := sel.entry
+			for _, name := range sel.matched {
+				b := sel.scope.byName[name]
+				combos := product(b.Params, e.Params)
+				for _, mode := range e.Settings.Modes {
+					for _, params := range combos {
+						p.Runs = append(p.Runs, Run{
+							Index:     len(p.Runs),
+							Benchmark: b.Name,
+							GoTest:    b.GoTest,
+							Params:    params,
+							Mode:      mode,
+							Settings:  e.Settings,
+							Spec:      sel.spec.Path,
+							Entry:     e.Index,
+						})
+						r := &p.Runs[len(p.Runs)-1]
+						r.Key = key(r)
+						if seen[r.Key]++; seen[r.Key] > 1 {
+							r.Key += "#" + strconv.Itoa(seen[r.Key])
 						}
+						r.Estimate = estimate(r)
+						p.Estimate = satAdd(p.Estimate, r.Estimate)
 					}
 				}
 			}
-			if i != starts[hi] {
-				panic(fmt.Sprintf("plan: %d runs where runCount counted %d", i-starts[lo], starts[hi]-starts[lo]))
-			}
 		}
-		if half := sort.SearchInts(starts, total/2); total >= parallelRuns && half > 0 && half < len(sels) {
-			var wg sync.WaitGroup
-			var panicked any
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer func() { panicked = recover() }()
-				fill(half, len(sels))
-			}()
-			fill(0, half)
-			wg.Wait()
-			if panicked != nil {
-				panic(panicked)
-			}
-		} else {
-			fill(0, len(sels))
-		}
-		seen := make(map[string]int, total)
-		for i := range p.Runs {
-			r := &p.Runs[i]
-			if seen[r.Key]++; seen[r.Key] > 1 {
-				r.Key += "#" + strconv.Itoa(seen[r.Key])
-			}
-			p.Estimate = satAdd(p.Estimate, r.Estimate)
+		if len(p.Runs) != total {
+			panic(fmt.Sprintf("plan: %d runs where runCount counted %d", len(p.Runs), total))
 		}
 	}
 	if len(errs) > 0 {
@@ -179,10 +142,6 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 	}
 	return p, nil
 }
-
-// parallelRuns is the number of runs from which Build fills them on two
-// goroutines (a variable for the test that compares both ways).
-var parallelRuns = 4096
 
 // entryCount is the number of entries of specs.
 func entryCount(specs []*spec.Spec) int {

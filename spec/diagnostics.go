@@ -2,8 +2,7 @@ package spec
 
 import (
 	"slices"
-
-	"github.com/benchspec/benchspec/internal/lazy"
+	"sync"
 )
 
 // DiagSettings are the thresholds of the trust diagnostics (package
@@ -112,7 +111,7 @@ func (d DiagSettings) Ignores(code string) bool { return slices.Contains(d.Ignor
 
 // diagKeys decodes the keys of `diagnostics:`; an entry's ignore list
 // replaces the defaults' one.
-var diagKeys = lazy.Value[map[string]func(d *DiagSettings, v any)]{New: func() map[string]func(d *DiagSettings, v any) {
+var diagKeys = sync.OnceValue(func() map[string]func(d *DiagSettings, v any) {
 	return map[string]func(d *DiagSettings, v any){
 		"ignore":                      func(d *DiagSettings, v any) { d.Ignore = stringList(v) },
 		"dead_code_ratio":             func(d *DiagSettings, v any) { d.DeadCodeRatio = toFloat(v) },
@@ -128,7 +127,7 @@ var diagKeys = lazy.Value[map[string]func(d *DiagSettings, v any)]{New: func() m
 		"high_variance_cv":            func(d *DiagSettings, v any) { d.HighVarianceCV = toFloat(v) },
 		"high_variance_outlier_shift": func(d *DiagSettings, v any) { d.HighVarianceOutlierShift = toFloat(v) },
 	}
-}}
+})
 
 // toFloat converts a validated number.
 func toFloat(v any) float64 {

@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/benchspec/benchspec/internal/lazy"
 )
 
 // document is a spec file's YAML turned into plain values (map[string]any,
@@ -218,7 +216,7 @@ func (d *document) display(ptr string) string {
 		switch {
 		case !d.isKey(cur) && isIndex(name):
 			b.WriteString("[" + name + "]")
-		case plainKey.Get().MatchString(name):
+		case plainKey.MatchString(name):
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}
@@ -230,7 +228,7 @@ func (d *document) display(ptr string) string {
 	return b.String()
 }
 
-var plainKey = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) }}
+var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 func isIndex(s string) bool {
 	_, err := strconv.Atoi(s)
@@ -264,8 +262,8 @@ func (d *document) valueAt(ptr string) (any, bool) {
 }
 
 var (
-	tokenEscaper   = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer { return strings.NewReplacer("~", "~0", "/", "~1") }}
-	tokenUnescaper = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer { return strings.NewReplacer("~1", "/", "~0", "~") }}
+	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 )
 
 // escapeToken escapes one JSON pointer token (RFC 6901).
@@ -273,12 +271,12 @@ func escapeToken(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s // the usual key: no copy
 	}
-	return tokenEscaper.Get().Replace(s)
+	return tokenEscaper.Replace(s)
 }
 
 func unescapeToken(s string) string {
 	if !strings.Contains(s, "~") {
 		return s
 	}
-	return tokenUnescaper.Get().Replace(s)
+	return tokenUnescaper.Replace(s)
 }

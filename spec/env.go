@@ -7,8 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/benchspec/benchspec/internal/lazy"
+	"sync"
 )
 
 // SizeVariables are the env variables whose values are sizes (see
@@ -56,7 +55,7 @@ var (
 		{"BENCHSPEC_", "benchspec's own variables tell a process its role (fork, guard); a spec sets only BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA"},
 	}
 	// refusedNames are single variables.
-	refusedNames = lazy.Value[map[string]string]{New: func() map[string]string {
+	refusedNames = sync.OnceValue(func() map[string]string {
 		return map[string]string{
 			"GCONV_PATH":   "the C library would load character-conversion modules from it",
 			"GOTOOLCHAIN":  "the go command would download and run another toolchain",
@@ -81,7 +80,7 @@ var (
 			"AR":           "the go command would run another archiver",
 			"PKG_CONFIG":   "the go command would run another pkg-config",
 		}
-	}}
+	})
 )
 
 // RefusedEnv returns why a spec may not set the variable name, or "".
@@ -89,7 +88,7 @@ func RefusedEnv(name string) string {
 	if slices.Contains(SizeVariables, name) {
 		return ""
 	}
-	if r, ok := refusedNames.Get()[name]; ok {
+	if r, ok := refusedNames()[name]; ok {
 		return r
 	}
 	for _, p := range refusedPrefixes {

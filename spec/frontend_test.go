@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"gopkg.in/yaml.v3"
 )
 
@@ -140,53 +139,6 @@ benchmarks:
 	}
 }
 
-// TestAppendCanonical checks that quickValid's shape keys tell apart the
-// values that differ, in type or content, and only those.
-func TestAppendCanonical(t *testing.T) {
-	values := []any{
-		nil, true, false, int64(1), float64(1), "1", "", "true", "n",
-		[]any{}, []any{"ab", "c"}, []any{"a", "bc"}, []any{int64(1)}, []any{[]any{}},
-		map[string]any{}, map[string]any{"a": "b"}, map[string]any{"a": "b", "c": int64(2)},
-		map[string]any{"ab": ""}, map[string]any{"a": "b:"}, map[string]any{"a": []any{"b"}},
-	}
-	keys := map[string]int{}
-	for i, v := range values {
-		b, ok := appendCanonical(nil, v)
-		if !ok {
-			t.Fatalf("appendCanonical(%#v) refused", v)
-		}
-		if j, dup := keys[string(b)]; dup {
-			t.Errorf("%#v and %#v write alike: %q", values[j], v, b)
-		}
-		keys[string(b)] = i
-	}
-	// Equal values write alike, whatever the order of a map's keys.
-	m1 := map[string]any{}
-	m2 := map[string]any{}
-	for i := range 12 {
-		m1["k"+strconv.Itoa(i)] = int64(i)
-		m2["k"+strconv.Itoa(11-i)] = int64(11 - i)
-	}
-	b1, _ := appendCanonical(nil, m1)
-	b2, _ := appendCanonical(nil, m2)
-	if string(b1) != string(b2) {
-		t.Errorf("equal maps write %q and %q", b1, b2)
-	}
-	if _, ok := appendCanonical(nil, int(1)); ok {
-		t.Error("appendCanonical accepted an int, which no document holds")
-	}
-	// An entry's shape: patterns count as one, other values as they are.
-	s1, _ := appendShape(nil, map[string]any{"include": "^a$", "forks": int64(1)})
-	s2, _ := appendShape(nil, map[string]any{"include": "b", "forks": int64(1)})
-	s3, _ := appendShape(nil, map[string]any{"include": "b", "forks": int64(2)})
-	if string(s1) != string(s2) || string(s2) == string(s3) {
-		t.Errorf("shapes: %q %q %q; want the first two alike, the third apart", s1, s2, s3)
-	}
-	if _, ok := appendShape(nil, map[string]any{"include": ""}); ok {
-		t.Error("appendShape vouched for an empty include")
-	}
-}
-
 // TestRepeatedBadPattern checks that a pattern parsed once is still
 // reported at every entry that uses it.
 func TestRepeatedBadPattern(t *testing.T) {
@@ -207,61 +159,16 @@ func TestRepeatedBadPattern(t *testing.T) {
 	}
 }
 
-// TestParallelBuild checks that a spec large enough to be built on two
-// goroutines gives the Spec built on one, entry for entry, aliases,
-// merges, params and env included (run it with -race too).
-func TestParallelBuild(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("version: 1\nname: par\ndefaults:\n  forks: 1\n  env: {A: \"1\"}\nbenchmarks:\n")
-	n := 2*parallelEntries + 3
-	for i := range n {
-		switch i % 5 {
-		case 0:
-			b.WriteString("  - &e" + strconv.Itoa(i) + "\n    include: '^b" + strconv.Itoa(i) + "$'\n    params: {size: [1, 2]}\n")
-		case 1:
-			b.WriteString("  - *e" + strconv.Itoa(i-1) + "\n")
-		case 2:
-			b.WriteString("  - include: x" + strconv.Itoa(i) + "\n    <<: {threads: 2, modes: [thrpt]}\n    env: {B: \"2\"}\n")
-		case 3:
-			b.WriteString("  - include: y\n    exclude: z\n    measurement: {iterations: 2, time: 5ms}\n")
-		default:
-			b.WriteString("  - {include: w, warmup: {time: 1ms}}\n")
-		}
-	}
-	data := []byte(b.String())
-	par, err := Parse("p.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func(n int) { parallelEntries = n }(parallelEntries)
-	parallelEntries = n + 1
-	seq, err := Parse("p.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(par.Entries) != n {
-		t.Fatalf("%d entries, want %d", len(par.Entries), n)
-	}
-	if diff := cmp.Diff(seq, par); diff != "" {
-		t.Errorf("parallel build differs (-one goroutine +two):\n%s", diff)
-	}
-}
-
-// TestParallelBuildPanic checks that a panic while building the half of
-// the entries on the second goroutine is Parse's internal error, as on
-// one goroutine, not a crash.
-func TestParallelBuildPanic(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("version: 1\nname: par\nbenchmarks:\n")
-	for range 2 * parallelEntries {
-		b.WriteString("  - include: a\n")
-	}
-	b.WriteString("  - include: a\n    gc_before_iteration: true\n")
-	keys := settingKeys.Get()
+// TestBuildPanicIsAnInternalError checks that a panic while building
+// the Spec (here: a key the schema has and nothing decodes) is Parse's
+// internal error, naming the key, not a crash.
+func TestBuildPanicIsAnInternalError(t *testing.T) {
+	src := "version: 1\nname: p\nbenchmarks:\n  - include: a\n  - include: a\n    gc_before_iteration: true\n"
+	keys := settingKeys()
 	decoder := keys["gc_before_iteration"]
-	delete(keys, "gc_before_iteration") // a key the schema has and nothing decodes
+	delete(keys, "gc_before_iteration")
 	defer func() { keys["gc_before_iteration"] = decoder }()
-	s, err := Parse("p.yaml", []byte(b.String()))
+	s, err := Parse("p.yaml", []byte(src))
 	if s != nil || err == nil || !strings.Contains(err.Error(), "internal error") || !strings.Contains(err.Error(), "nothing decodes it") {
 		t.Errorf("Parse = %v, %v; want the internal error naming the key", s, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"math"
 	"strconv"
-	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -39,46 +38,18 @@ func (d *document) build(data []byte) *Spec {
 	// An Entry is large: the slice is allocated once and each entry
 	// built in place.
 	s.Entries = make([]Entry, len(list))
-	entries := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			ptr := "/benchmarks/" + strconv.Itoa(i)
-			var node *yaml.Node
-			if len(items) == len(list) {
-				node = items[i]
-			} else {
-				node, _ = d.node(ptr)
-			}
-			d.entry(&s.Entries[i], i, ptr, node, list[i].(map[string]any), &s.Defaults, defaultsPos)
+	for i := range list {
+		ptr := "/benchmarks/" + strconv.Itoa(i)
+		var node *yaml.Node
+		if len(items) == len(list) {
+			node = items[i]
+		} else {
+			node, _ = d.node(ptr)
 		}
-	}
-	if len(list) < parallelEntries {
-		entries(0, len(list))
-		return s
-	}
-	// Entries are independent: each is built from the document, which
-	// nothing writes any more, into its own element. A large spec's
-	// second half is built on a goroutine of its own, which the process's
-	// second CPU can run while the parse goes on here.
-	half := len(list) / 2
-	var wg sync.WaitGroup
-	var panicked any
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer func() { panicked = recover() }() // re-panicked below, where Parse recovers
-		entries(half, len(list))
-	}()
-	entries(0, half)
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
+		d.entry(&s.Entries[i], i, ptr, node, list[i].(map[string]any), &s.Defaults, defaultsPos)
 	}
 	return s
 }
-
-// parallelEntries is the number of entries from which build builds them
-// on two goroutines (a variable for the test that compares both ways).
-var parallelEntries = 512
 
 // entry builds into e the entry at ptr, whose node is node and whose
 // value is m.
@@ -91,13 +62,7 @@ func (d *document) entry(e *Entry, i int, ptr string, node *yaml.Node, m map[str
 		Params:     map[string][]string{},
 		ParamPos:   map[string]Pos{},
 		Settings:   defaults.Clone(),
-	}
-	if n := settingPosCount(defaultsPos, m); n <= 8 {
-		// A map of up to 8 keys is one group: cloned, not rehashed.
-		e.SettingPos = maps.Clone(defaultsPos)
-	} else {
-		e.SettingPos = make(map[string]Pos, n)
-		maps.Copy(e.SettingPos, defaultsPos)
+		SettingPos: maps.Clone(defaultsPos),
 	}
 	if ex, ok := m["exclude"].(string); ok {
 		e.Exclude, e.ExcludePos = ex, d.memberPos(node, ptr, "exclude")
@@ -142,54 +107,10 @@ func (d *document) settingPos(pos map[string]Pos, node *yaml.Node, ptr string, m
 		if sub, ok := v.(map[string]any); ok && (k == "warmup" || k == "measurement") {
 			pn := member(node, k)
 			for sk := range sub {
-				pos[phaseKey(k, sk)] = d.memberPos(pn, ptr+"/"+k, sk)
+				pos[k+"."+sk] = d.memberPos(pn, ptr+"/"+k, sk)
 			}
 		}
 	}
-}
-
-// settingPosCount is the number of keys settingPos leaves in a copy of
-// defaultsPos for an entry m: the map is made that size, no larger (a map
-// of up to 8 keys is a quarter of the size of one made for 9 to 16, and a
-// spec of 10 000 entries has 10 000 of them).
-func settingPosCount(defaultsPos map[string]Pos, m map[string]any) int {
-	n := len(defaultsPos)
-	for k, v := range m {
-		switch k {
-		case "include", "exclude", "params", "package":
-			continue
-		}
-		if _, ok := defaultsPos[k]; !ok {
-			n++
-		}
-		if sub, ok := v.(map[string]any); ok && (k == "warmup" || k == "measurement") {
-			for sk := range sub {
-				if _, ok := defaultsPos[phaseKey(k, sk)]; !ok {
-					n++
-				}
-			}
-		}
-	}
-	return n
-}
-
-// phaseKey is k+"."+sk, without allocating for the keys a phase has.
-func phaseKey(k, sk string) string {
-	switch k + "." + sk {
-	case "warmup.iterations":
-		return "warmup.iterations"
-	case "warmup.time":
-		return "warmup.time"
-	case "warmup.batch_size":
-		return "warmup.batch_size"
-	case "measurement.iterations":
-		return "measurement.iterations"
-	case "measurement.time":
-		return "measurement.time"
-	case "measurement.batch_size":
-		return "measurement.batch_size"
-	}
-	return k + "." + sk
 }
 
 // mappingMember is memberNode for a node that may be an alias, or not a

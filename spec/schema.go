@@ -8,15 +8,17 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/benchspec/benchspec/internal/jsonschema"
+	"github.com/xeipuuv/gojsonschema"
+
 	"github.com/benchspec/benchspec/schemas"
 )
 
-// specSchema is schemas.Spec compiled once, plus what the error messages
-// need to know about it. The schema is the single source of the valid
-// keys, types, enums and ranges; the Go code only words its complaints.
+// specSchema is schemas.Spec compiled once by gojsonschema, plus what the
+// error messages need to know about it. The schema is the single source
+// of the valid keys, types, enums and ranges; the Go code only words its
+// complaints.
 type specSchema struct {
-	compiled *jsonschema.Schema
+	compiled *gojsonschema.Schema
 	root     map[string]any
 	// alternatives maps the schema path of every oneOf (such as
 	// "#/definitions/threads") to its branches, each compiled on its own,
@@ -28,22 +30,11 @@ type specSchema struct {
 type branch struct {
 	title    string   // the branch's "title", worded to follow "expected"
 	types    []string // JSON types the branch accepts
-	compiled *jsonschema.Schema
+	compiled *gojsonschema.Schema
 }
-
-var (
-	schemaOnce   sync.Once
-	loadedSchema *specSchema
-	schemaErr    error
-)
 
 // loadSchema returns the compiled spec schema.
-func loadSchema() (*specSchema, error) {
-	schemaOnce.Do(func() {
-		loadedSchema, schemaErr = compileSchema(schemas.Spec)
-	})
-	return loadedSchema, schemaErr
-}
+var loadSchema = sync.OnceValues(func() (*specSchema, error) { return compileSchema(schemas.Spec) })
 
 func compileSchema(data []byte) (*specSchema, error) {
 	s := &specSchema{alternatives: map[string][]branch{}}
@@ -52,13 +43,76 @@ func compileSchema(data []byte) (*specSchema, error) {
 	}
 	unionTypes(s.root)
 	var err error
-	if s.compiled, err = jsonschema.Compile(s.root); err != nil {
+	if s.compiled, err = gojsonschema.NewSchema(gojsonschema.NewGoLoader(s.root)); err != nil {
 		return nil, fmt.Errorf("spec schema: %w", err)
 	}
 	if err := s.collectAlternatives(s.root, "#"); err != nil {
 		return nil, fmt.Errorf("spec schema: %w", err)
 	}
 	return s, nil
+}
+
+// violation is one schema error, with the JSON pointer of the value at
+// fault in the document ("/benchmarks/0/modes"); for an unknown or a
+// missing key, of the mapping that holds (or lacks) it.
+type violation struct {
+	gojsonschema.ResultError
+	ptr string
+}
+
+// check validates v against schema; each violation's pointer is relative
+// to v, prefixed with at.
+func check(schema *gojsonschema.Schema, v any, at string) ([]violation, error) {
+	res, err := schema.Validate(gojsonschema.NewGoLoader(v))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]violation, 0, len(res.Errors()))
+	for _, e := range res.Errors() {
+		out = append(out, violation{e, at + pointer(e.Context(), v)})
+	}
+	return out, nil
+}
+
+// pointer converts gojsonschema's context of an error ("(root)",
+// "benchmarks", "0", …) to a JSON pointer into v ("/benchmarks/0").
+func pointer(c *gojsonschema.JsonContext, v any) string {
+	toks := strings.Split(c.String("\x00"), "\x00")[1:] // without (root)
+	if p, ok := resolve(toks, v); ok {
+		return p
+	}
+	var b strings.Builder
+	for _, tok := range toks {
+		b.WriteString("/" + escapeToken(tok))
+	}
+	return b.String()
+}
+
+// resolve returns the pointer to the value of v that toks name. The
+// tokens were joined with NUL, which a key may hold too: such a key spans
+// several tokens, and the reading that reaches a value is the one.
+func resolve(toks []string, v any) (string, bool) {
+	if len(toks) == 0 {
+		return "", true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for j := 1; j <= len(toks); j++ {
+			k := strings.Join(toks[:j], "\x00")
+			if sub, ok := x[k]; ok {
+				if rest, ok := resolve(toks[j:], sub); ok {
+					return "/" + escapeToken(k) + rest, true
+				}
+			}
+		}
+	case []any:
+		if i, err := strconv.Atoi(toks[0]); err == nil && isIndex(toks[0]) && i < len(x) {
+			if rest, ok := resolve(toks[1:], x[i]); ok {
+				return "/" + toks[0] + rest, true
+			}
+		}
+	}
+	return "", false
 }
 
 // unionTypes rewrites every anyOf whose branches each allow one plain
@@ -102,7 +156,7 @@ func (s *specSchema) collectAlternatives(node any, path string) error {
 		if alts, ok := n["oneOf"].([]any); ok {
 			for i, a := range alts {
 				m, _ := a.(map[string]any)
-				c, err := jsonschema.Compile(m)
+				c, err := gojsonschema.NewSchema(gojsonschema.NewGoLoader(m))
 				if err != nil {
 					return fmt.Errorf("%s/oneOf/%d: %w", path, i, err)
 				}

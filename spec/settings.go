@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
-
-	"github.com/benchspec/benchspec/internal/lazy"
 )
 
 // Settings is how one benchmark is measured: the one type that the spec's
@@ -109,9 +108,9 @@ func (s Settings) Clone() Settings {
 // into Settings, overriding what the key names and nothing else. Values
 // arrive validated: every value has the type and range the schema
 // promises. TestEverySchemaKeyReachesSettings checks this table, and
-// phaseKeys and diagKeys, against the schema. The tables are built on
-// first use (internal/lazy): a fork links spec but parses nothing.
-var settingKeys = lazy.Value[map[string]func(s *Settings, v any)]{New: func() map[string]func(s *Settings, v any) {
+// phaseKeys and diagKeys, against the schema. A sync.OnceValue, as the
+// table's closures refer to the tables of nested keys.
+var settingKeys = sync.OnceValue(func() map[string]func(s *Settings, v any) {
 	return map[string]func(s *Settings, v any){
 		"modes":     func(s *Settings, v any) { s.Modes = modes(v) },
 		"time_unit": func(s *Settings, v any) { s.TimeUnit = v.(string) },
@@ -119,8 +118,8 @@ var settingKeys = lazy.Value[map[string]func(s *Settings, v any)]{New: func() ma
 		"warmup_forks": func(s *Settings, v any) {
 			s.WarmupForks = toInt(v)
 		},
-		"warmup":      func(s *Settings, v any) { applyKeys(&s.Warmup, v.(map[string]any), phaseKeys.Get()) },
-		"measurement": func(s *Settings, v any) { applyKeys(&s.Measurement, v.(map[string]any), phaseKeys.Get()) },
+		"warmup":      func(s *Settings, v any) { applyKeys(&s.Warmup, v.(map[string]any), phaseKeys()) },
+		"measurement": func(s *Settings, v any) { applyKeys(&s.Measurement, v.(map[string]any), phaseKeys()) },
 		"ops_per_invocation": func(s *Settings, v any) {
 			s.OpsPerInvocation = toInt(v)
 		},
@@ -144,19 +143,19 @@ var settingKeys = lazy.Value[map[string]func(s *Settings, v any)]{New: func() ma
 		"profilers": func(s *Settings, v any) { s.Profilers = stringList(v) },
 		"precision": func(s *Settings, v any) { applyPrecision(&s.Precision, v.(map[string]any)) },
 		"diagnostics": func(s *Settings, v any) {
-			applyKeys(&s.Diagnostics, v.(map[string]any), diagKeys.Get())
+			applyKeys(&s.Diagnostics, v.(map[string]any), diagKeys())
 		},
 	}
-}}
+})
 
 // phaseKeys decodes the keys of `warmup:` and `measurement:`.
-var phaseKeys = lazy.Value[map[string]func(it *Iterations, v any)]{New: func() map[string]func(it *Iterations, v any) {
+var phaseKeys = sync.OnceValue(func() map[string]func(it *Iterations, v any) {
 	return map[string]func(it *Iterations, v any){
 		"iterations": func(it *Iterations, v any) { it.Iterations = toInt(v) },
 		"time":       func(it *Iterations, v any) { it.Time = mustDuration(v) },
 		"batch_size": func(it *Iterations, v any) { it.BatchSize = toInt(v) },
 	}
-}}
+})
 
 // entryKeys are the keys of an entry that select benchmarks rather than
 // set how they are measured (Entry's own fields).
@@ -167,7 +166,7 @@ var entryKeys = []string{"include", "exclude", "params", "package"}
 func apply(s *Settings, m map[string]any) {
 	for k, v := range m {
 		if !slices.Contains(entryKeys, k) {
-			decode(settingKeys.Get(), k)(s, v)
+			decode(settingKeys(), k)(s, v)
 		}
 	}
 }

@@ -2,34 +2,36 @@ package spec
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
-	"github.com/benchspec/benchspec/internal/jsonschema"
 	"github.com/benchspec/benchspec/internal/suggest"
 )
 
 // validate checks d.value against the spec schema and records one clear
 // error per problem, at the position of the value (or key) at fault.
 func (d *document) validate(s *specSchema) {
-	if d.quickValid(s) {
+	errs, err := check(s.compiled, d.value, "")
+	if err != nil {
+		d.errorAt(1, 1, "internal error while validating the spec: %v", err)
 		return
 	}
-	errs := s.compiled.Validate(d.value)
 	// A failed oneOf is explained by checkAlternatives, which picks the
-	// branch by the value's type.
+	// branch by the value's type; gojsonschema's guess at the branch
+	// meant is dropped with everything else below it.
 	alts := map[string]bool{}
 	for _, e := range errs {
-		if e.Kind == jsonschema.OneOf || e.Kind == jsonschema.AnyOf {
-			alts[e.Ptr] = true
+		if t := e.Type(); t == "number_one_of" || t == "number_any_of" {
+			alts[e.ptr] = true
 		}
 	}
 	for _, e := range errs {
-		ptr := e.Ptr
-		if d.suppressed(subject(e, ptr), alts) {
+		if d.suppressed(subject(e), alts) {
 			continue
 		}
-		d.schemaError(s, e, ptr)
+		d.schemaError(s, e)
 	}
 	for _, ptr := range sortedKeys(alts) {
 		if !d.suppressed(ptr, nil) {
@@ -54,30 +56,44 @@ func (d *document) suppressed(ptr string, alts map[string]bool) bool {
 
 // subject is the pointer an error is about: the offending key for an
 // unknown key, else the value the error is attached to.
-func subject(e jsonschema.Error, ptr string) string {
-	if e.Kind == jsonschema.AdditionalProperty {
-		return ptr + "/" + escapeToken(e.Property)
+func subject(e violation) string {
+	if e.Type() == "additional_property_not_allowed" {
+		return e.ptr + "/" + escapeToken(detail(e, "property"))
 	}
-	return ptr
+	return e.ptr
 }
 
-// schemaError words one schema error about the value at ptr.
-func (d *document) schemaError(s *specSchema, e jsonschema.Error, ptr string) {
+// detail returns the detail k of an error as text.
+func detail(e violation, k string) string {
+	switch x := e.Details()[k].(type) {
+	case nil:
+		return ""
+	case *big.Float:
+		f, _ := x.Float64()
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// schemaError words one schema error.
+func (d *document) schemaError(s *specSchema, e violation) {
+	ptr := e.ptr
 	field := d.display(ptr)
 	v, _ := d.valueAt(ptr)
-	switch e.Kind {
-	case jsonschema.AdditionalProperty:
-		k := e.Property
+	switch e.Type() {
+	case "additional_property_not_allowed":
+		k := detail(e, "property")
 		valid := s.keys(ptr)
 		hint := ""
 		if m := closest(k, valid); m != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", m)
 		}
 		d.errorKey(ptr+"/"+escapeToken(k), "unknown key %q %s%s; valid keys: %s", k, d.where(ptr), hint, strings.Join(valid, ", "))
-	case jsonschema.Required:
-		d.errorPtr(ptr, "missing required key %q %s", e.Property, d.where(ptr))
-	case jsonschema.Type:
-		expected := typeList(e.Expected)
+	case "required":
+		d.errorPtr(ptr, "missing required key %q %s", detail(e, "property"), d.where(ptr))
+	case "invalid_type":
+		expected := typeList(strings.Split(strings.Trim(detail(e, "expected"), "[]"), ","))
 		switch {
 		case ptr == "":
 			d.errorPtr(ptr, "a spec must be a mapping with version, name and benchmarks, got %s", describe(v))
@@ -88,25 +104,29 @@ func (d *document) schemaError(s *specSchema, e jsonschema.Error, ptr string) {
 		default:
 			d.errorPtr(ptr, "%s: expected %s, got %s", field, expected, describe(v))
 		}
-	case jsonschema.Enum:
-		d.errorPtr(ptr, "%s: invalid value %s; valid values: %s", field, short(v), strings.ReplaceAll(e.Allowed, `"`, ""))
-	case jsonschema.Const:
+	case "enum":
+		d.errorPtr(ptr, "%s: invalid value %s; valid values: %s", field, short(v), strings.ReplaceAll(detail(e, "allowed"), `"`, ""))
+	case "const":
 		if _, isNum := v.(int64); isNum && ptr == "/version" {
-			d.errorPtr(ptr, "version: unsupported spec version %v; this benchspec reads version %s", v, e.Allowed)
+			d.errorPtr(ptr, "version: unsupported spec version %v; this benchspec reads version %s", v, detail(e, "allowed"))
 			return
 		}
-		d.errorPtr(ptr, "%s: must be %s, got %s", field, e.Allowed, describe(v))
-	case jsonschema.Minimum:
-		d.errorPtr(ptr, "%s: must be at least %s, got %s", field, bound(e.Bound), number(v))
-	case jsonschema.Maximum:
-		d.errorPtr(ptr, "%s: must be at most %s, got %s", field, bound(e.Bound), number(v))
-	case jsonschema.MinItems, jsonschema.MinLength:
+		d.errorPtr(ptr, "%s: must be %s, got %s", field, detail(e, "allowed"), describe(v))
+	case "number_gte":
+		d.errorPtr(ptr, "%s: must be at least %s, got %s", field, detail(e, "min"), number(v))
+	case "number_gt":
+		d.errorPtr(ptr, "%s: must be greater than %s, got %s", field, detail(e, "min"), number(v))
+	case "number_lte":
+		d.errorPtr(ptr, "%s: must be at most %s, got %s", field, detail(e, "max"), number(v))
+	case "number_lt":
+		d.errorPtr(ptr, "%s: must be less than %s, got %s", field, detail(e, "max"), number(v))
+	case "array_min_items", "string_gte":
 		d.errorPtr(ptr, "%s: must not be empty", field)
-	case jsonschema.Unique:
-		item := ptr + "/" + strconv.Itoa(e.Index)
+	case "unique":
+		item := ptr + "/" + detail(e, "j")
 		iv, _ := d.valueAt(item)
 		d.errorPtr(item, "%s: %s is listed twice", field, short(iv))
-	case jsonschema.Pattern:
+	case "pattern":
 		switch {
 		case isDuration(s, ptr):
 			// checkSemantics explains durations with time.ParseDuration.
@@ -115,7 +135,7 @@ func (d *document) schemaError(s *specSchema, e jsonschema.Error, ptr string) {
 		case ptr == "/name":
 			d.errorPtr(ptr, "name: invalid name %s; use only letters, digits, '_', '.' and '-'", short(v))
 		default:
-			d.errorPtr(ptr, "%s: %s does not match %s", field, short(v), e.Pattern)
+			d.errorPtr(ptr, "%s: %s does not match %s", field, short(v), detail(e, "pattern"))
 		}
 	default:
 		d.errorPtr(ptr, "%s: %s", field, e.Description())
@@ -139,28 +159,65 @@ func (d *document) checkAlternatives(s *specSchema, ptr string) {
 		d.errorPtr(ptr, "%s: expected %s, got %s", d.display(ptr), strings.Join(titles, " or "), describe(v))
 	}
 	for _, b := range branches {
-		if !jsonschema.HasType(b.types, v) {
+		if !hasType(b.types, v) {
 			continue
 		}
-		errs := b.compiled.Validate(v)
-		if len(errs) == 0 {
+		errs, err := check(b.compiled, v, ptr)
+		if err != nil || len(errs) == 0 {
 			break
 		}
 		reportedWhole := false
 		for _, e := range errs {
-			sub := ptr + e.Ptr
-			if sub == ptr {
+			if e.ptr == ptr && e.Type() != "unique" {
 				if !reportedWhole {
 					whole()
 					reportedWhole = true
 				}
 				continue
 			}
-			d.schemaError(s, e, sub)
+			d.schemaError(s, e)
 		}
 		return
 	}
 	whole()
+}
+
+// hasType reports whether the document value v is of one of the JSON
+// Schema types; a whole float64 is an integer, as in JSON.
+func hasType(types []string, v any) bool {
+	for _, t := range types {
+		switch x := v.(type) {
+		case nil:
+			if t == "null" {
+				return true
+			}
+		case bool:
+			if t == "boolean" {
+				return true
+			}
+		case string:
+			if t == "string" {
+				return true
+			}
+		case int64:
+			if t == "number" || t == "integer" {
+				return true
+			}
+		case float64:
+			if t == "number" || t == "integer" && x == math.Trunc(x) {
+				return true
+			}
+		case []any:
+			if t == "array" {
+				return true
+			}
+		case map[string]any:
+			if t == "object" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // where names the mapping at ptr for "unknown key ... in X" messages.
@@ -269,9 +326,6 @@ func number(v any) string {
 	}
 	return fmt.Sprint(v)
 }
-
-// bound prints a schema minimum or maximum in plain decimal.
-func bound(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // closest returns the candidate nearest to s in edit distance, if it is
 // close enough to be a likely typo.

@@ -12,8 +12,6 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/benchspec/benchspec/internal/lazy"
 )
 
 // MaxFileSize is the largest spec file read, in bytes: a spec of 10 000
@@ -76,29 +74,23 @@ func (d *document) load(data []byte) bool {
 		d.errorAt(line, col, "invalid UTF-8 (byte 0x%02X); spec files must be UTF-8 text", data[off])
 		return false
 	}
-	var doc *yaml.Node
-	if len(data) >= splitMin {
-		doc, _ = decodeSplit(data) // nil: parse it whole
-	}
-	if doc == nil {
-		dec := yaml.NewDecoder(bytes.NewReader(data))
-		doc = new(yaml.Node)
-		if err := dec.Decode(doc); err != nil {
-			if errors.Is(err, io.EOF) {
-				d.errorAt(1, 1, "empty spec: expected a mapping with version, name and benchmarks")
-			} else {
-				d.syntaxError(data, err)
-			}
-			return false
-		}
-		var next yaml.Node
-		switch err := dec.Decode(&next); {
-		case errors.Is(err, io.EOF):
-		case err != nil:
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	doc := new(yaml.Node)
+	if err := dec.Decode(doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			d.errorAt(1, 1, "empty spec: expected a mapping with version, name and benchmarks")
+		} else {
 			d.syntaxError(data, err)
-		default:
-			d.errorNode(&next, "a second YAML document; a spec file holds exactly one (remove this ---)")
 		}
+		return false
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		d.syntaxError(data, err)
+	default:
+		d.errorNode(&next, "a second YAML document; a spec file holds exactly one (remove this ---)")
 	}
 	if len(doc.Content) == 0 {
 		d.errorNode(doc, "empty spec: expected a mapping with version, name and benchmarks")
@@ -116,24 +108,22 @@ func (d *document) load(data []byte) bool {
 	return ok
 }
 
-var yamlLineRE = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) }}
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // parserProblems are the messages of yaml.v3's parser, as opposed to its
 // scanner; their line numbers are one short.
-var parserProblems = lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{
-		"did not find expected ',' or ']'":       true,
-		"did not find expected ',' or '}'":       true,
-		"did not find expected '-' indicator":    true,
-		"did not find expected <document start>": true,
-		"did not find expected key":              true,
-		"did not find expected node content":     true,
-		"found duplicate %TAG directive":         true,
-		"found duplicate %YAML directive":        true,
-		"found incompatible YAML document":       true,
-		"found undefined tag handle":             true,
-	}
-}}
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
 
 // syntaxError records a yaml.v3 parse error. yaml.v3 gives at most a line
 // (sometimes none, sometimes the line where the enclosing construct
@@ -141,10 +131,10 @@ var parserProblems = lazy.Value[map[string]bool]{New: func() map[string]bool {
 func (d *document) syntaxError(data []byte, err error) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
-	if m := yamlLineRE.Get().FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
-		if parserProblems.Get()[msg] {
+		if parserProblems[msg] {
 			line++ // yaml.v3 prints parser (not scanner) marks 0-based
 		}
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/format"
-	"github.com/benchspec/benchspec/internal/gcpause"
 	"github.com/benchspec/benchspec/internal/host"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/runlog"
@@ -99,14 +98,6 @@ func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.W
 // package is built. Without opts.listPackages (validate), nothing of a
 // package is built or run: its entries are checked as entries
 // (plan.CheckPackageEntries) and left out of the plan.
-//
-// The garbage collector is off while the specs are parsed, within
-// frontEndHeadroom bytes more than the process held before
-// (gcpause.Off): a spec of 10 000 entries peaks at about 80 MiB.
-// frontEndHeadroom bounds the memory the front end may add with the
-// garbage collector off; beyond it, the collector runs.
-const frontEndHeadroom = 128 << 20
-
 func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *loadOpts) (*plan.Plan, bool) {
 	verbose := opts.verbose
 	if len(paths) == 0 {
@@ -122,11 +113,6 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	byFile := map[string][]error{}
 	var other []error // problems without a position in a file given
 	entries := map[string]int{}
-	// What parsing allocates stays mostly live until the Spec is built:
-	// the garbage collector is off meanwhile (package gcpause). It is on
-	// again for the plan, whose large run slice its background marking
-	// pages in on the other CPU while the runs are filled.
-	restoreGC := gcpause.Off(frontEndHeadroom)
 	for _, path := range paths {
 		s, err := spec.ParseFile(path)
 		if err != nil {
@@ -136,7 +122,6 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 		entries[path] = len(s.Entries)
 		specs = append(specs, s)
 	}
-	restoreGC()
 	var p *plan.Plan
 	var scoped spec.ErrorList
 	for _, s := range specs {

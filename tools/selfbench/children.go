@@ -22,12 +22,10 @@ const (
 	envBenchtime = "SELFBENCH_BENCHTIME" // childTesting: -test.benchtime
 	envClassic   = "SELFBENCH_CLASSIC"   // childTesting: "1" for the `for range b.N` body
 	envStartNs   = "SELFBENCH_START_NS"  // childParts: parent's wall clock at exec, Unix ns
-	envScale     = "SELFBENCH_SCALE"     // childFrontend: the case
 
-	childTesting  = "testing"  // testing.Benchmark of one workload; prints testingResult
-	childNoop     = "noop"     // exits at once: the cost of a process of this binary
-	childParts    = "parts"    // times what a fork does before its benchmark; prints partsResult
-	childFrontend = "frontend" // parses and plans a big spec; prints frontendResult
+	childTesting = "testing" // testing.Benchmark of one workload; prints testingResult
+	childNoop    = "noop"    // exits at once: the cost of a process of this binary
+	childParts   = "parts"   // times what a fork does before its benchmark; prints partsResult
 )
 
 func child(mode string) int {
@@ -40,8 +38,6 @@ func child(mode string) int {
 		out, err = runTesting(os.Getenv(envBench), os.Getenv(envClassic) == "1", os.Getenv(envBenchtime))
 	case childParts:
 		out, err = measureParts(os.Getenv(envStartNs))
-	case childFrontend:
-		out, err = measureFrontend(os.Getenv(envScale))
 	default:
 		err = fmt.Errorf("unknown child mode %q", mode)
 	}

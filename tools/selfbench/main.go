@@ -1,6 +1,6 @@
 // Command selfbench measures benchspec itself — its per-op overhead, its
-// accuracy, the cost of Sink, of a fork and of a batch, sample mode, and
-// the front end at scale — against `go test -bench`'s testing.B, each
+// accuracy, the cost of Sink, of a fork and of a batch, and sample mode
+// — against `go test -bench`'s testing.B, each
 // comparison side by side in one run, alternating A and B to cancel
 // drift. It prints a Markdown table on stdout and its progress on stderr:
 //
@@ -179,7 +179,6 @@ func drive() int {
 		{"4", "4. fork cost", d.forkCost},
 		{"5", "5. wall-time efficiency", d.efficiency},
 		{"6", "6. sample mode", d.sampleMode},
-		{"7", "7. front end at scale", d.frontEnd},
 	}
 	items, err = selectItems(items, os.Getenv(envItems))
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/internal/specscale"
 	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
@@ -101,17 +100,6 @@ func TestAccuracyWorkloadsHaveEveryBody(t *testing.T) {
 	}
 }
 
-func TestFrontendSpecsExpand(t *testing.T) {
-	// 8 entries: modes alternate 1 and 2, every entry has 2 sizes.
-	if got := len(build(t, specscale.Entries(8, 4), specscale.Benchmarks(4)).Runs); got != (4*1+4*2)*2 {
-		t.Errorf("entriesSpec(8, 4): %d runs, want 24", got)
-	}
-	data, reg := specscale.Product(3, 4, 5)
-	if got := len(build(t, data, reg).Runs); got != 60 {
-		t.Errorf("productSpec(3, 4, 5): %d runs, want 60", got)
-	}
-}
-
 func TestAlternateRotatesTheFirst(t *testing.T) {
 	var got []string
 	step := func(name string) func(int) error {
@@ -176,15 +164,6 @@ func TestSelectItems(t *testing.T) {
 	}
 	if _, err := selectItems(all, "4,9"); err == nil || !strings.Contains(err.Error(), `no item "9"`) {
 		t.Errorf("selectItems(4,9): err = %v, want one naming item 9", err)
-	}
-}
-
-func TestSizeNames(t *testing.T) {
-	if got := strings.Join(sizeNames([]int{1000, 10000, 100000}), " "); got != "10³ 10⁴ 10⁵" {
-		t.Errorf("sizeNames = %q", got)
-	}
-	if got := thousands(100000); got != "100 000" {
-		t.Errorf("thousands(100000) = %q", got)
 	}
 }
 

@@ -99,10 +99,3 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/1e6) 
 func ratio(v float64) string { return fmt.Sprintf("%.3f", v) }
 
 func pct(v float64) string { return fmt.Sprintf("%+.1f %%", 100*v) }
-
-func kib(k int64) string {
-	if k >= 10*1024 {
-		return fmt.Sprintf("%.1f MiB", float64(k)/1024)
-	}
-	return fmt.Sprintf("%d KiB", k)
-}
