@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/internal/cli"
-	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/gotest"
+	"github.com/benchspec/benchspec/internal/table"
 )
 
 const cacheHelp = `Show or prune the cache of test binaries that run uses for package:
@@ -93,7 +93,7 @@ func runCache(e *cli.Env, args []string) int {
 		rows = append(rows, []string{bytesText(e.Size), e.LastUsed.Format("2006-01-02 15:04"), e.Path[len(cache)+1:]})
 	}
 	if len(rows) > 0 {
-		table := format.Table([]string{"Size", "Last used", "Binary"}, rows, format.Right)
+		table := table.Text([]string{"Size", "Last used", "Binary"}, rows, table.Right)
 		fmt.Fprint(stdout, "\n  "+strings.ReplaceAll(strings.TrimSuffix(table, "\n"), "\n", "\n  ")+"\n\n")
 	}
 	fmt.Fprintf(stdout, "%d test binaries, %s\n", len(entries), bytesText(total))

@@ -17,6 +17,7 @@ import (
 	"github.com/benchspec/benchspec/internal/host"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/runlog"
+	"github.com/benchspec/benchspec/internal/table"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -358,9 +359,9 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		}
 		rows = append(rows, row)
 	}
-	align := make([]format.Align, len(header))
-	align[0], align[7] = format.Right, format.Right // the run's number, its estimate
-	table := format.Table(header, rows, align...)
+	align := make([]table.Align, len(header))
+	align[0], align[7] = table.Right, table.Right // the run's number, its estimate
+	table := table.Text(header, rows, align...)
 	if _, err := io.WriteString(stdout, table); err != nil {
 		return e.Fail(fmt.Errorf("writing to stdout: %w", err))
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/table"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -24,10 +25,10 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 	fmt.Fprintf(&b, "**%s** — %s\n\n", mdEscape(r.Suite), mdEscape(envLine(r.Env)))
 	names := ParamNames(r.Runs)
 	header := Header(names)
-	align := make([]Align, len(header))
+	align := make([]table.Align, len(header))
 	for i, h := range header {
 		if i > 0 && h != "Mode" && h != "Units" {
-			align[i] = Right
+			align[i] = table.Right
 		}
 		header[i] = mdEscape(h)
 	}
@@ -47,7 +48,7 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 		}
 		cellRows = append(cellRows, cells)
 	}
-	b.WriteString(MarkdownTable(header, cellRows, align...))
+	b.WriteString(table.Markdown(header, cellRows, align...))
 	if len(notes) > 0 {
 		b.WriteString("\n")
 		for _, n := range notes {

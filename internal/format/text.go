@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/table"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -27,12 +28,12 @@ func (Text) Render(w io.Writer, r *report.Report) error {
 		cells[i] = row.Cells(names)
 	}
 	header := Header(names)
-	align := make([]Align, len(header)) // Benchmark and Units left, the rest right, as JMH
+	align := make([]table.Align, len(header)) // Benchmark and Units left, the rest right, as JMH
 	for i := 1; i < len(header)-1; i++ {
-		align[i] = Right
+		align[i] = table.Right
 	}
 	var out strings.Builder
-	out.WriteString(Table(header, cells, align...))
+	out.WriteString(table.Text(header, cells, align...))
 	if len(notes) > 0 {
 		out.WriteString("\n")
 		for _, n := range notes {

@@ -7,10 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/table"
 	"github.com/benchspec/benchspec/report"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // Formats are the output formats Write accepts.
@@ -39,47 +37,18 @@ var header = []string{"Benchmark", "Params", "Mode", "Units", "Base", "New", "Ch
 // numeric names header's columns of numbers, which are right-aligned.
 var numeric = map[string]bool{"Base": true, "New": true, "Change": true, "p": true, "p rank": true}
 
-// table draws the comparison with tablewriter: for a terminal like
-// internal/format's JMH-look table (no borders or rules, two spaces
-// between columns, numbers right-aligned, no trailing spaces; this
-// package does not import the renderers), or as a Markdown table.
-func table(header []string, rows [][]string, markdown bool) string {
-	align := make([]tw.Align, len(header))
+// draw draws the comparison as internal/format's tables are drawn.
+func draw(header []string, rows [][]string, markdown bool) string {
+	align := make([]table.Align, len(header))
 	for i, h := range header {
-		align[i] = tw.AlignLeft
 		if numeric[h] {
-			align[i] = tw.AlignRight
+			align[i] = table.Right
 		}
 	}
-	var r tw.Renderer = renderer.NewMarkdown()
-	if !markdown {
-		r = renderer.NewBlueprint(tw.Rendition{Borders: tw.BorderNone, Symbols: tw.NewSymbols(tw.StyleNone),
-			Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone}})
-	}
-	var out strings.Builder
-	t := tablewriter.NewTable(&out, tablewriter.WithRenderer(r),
-		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithTrimSpace(tw.Off), tablewriter.WithEastAsian(tw.Off),
-		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}))
-	if !markdown {
-		tablewriter.WithPadding(tw.Padding{Right: "  "})(t)
-	}
-	t.Header(header)
-	if err := t.Bulk(rows); err != nil {
-		panic(err) // only a value that is no row fails
-	}
-	if err := t.Render(); err != nil {
-		panic(err)
-	}
 	if markdown {
-		return out.String()
+		return table.Markdown(header, rows, align...)
 	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n") + "\n"
+	return table.Text(header, rows, align...)
 }
 
 func writeTable(w io.Writer, res *Result, markdown bool) error {
@@ -101,7 +70,7 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 			}
 		}
 	}
-	b.WriteString(table(head, rows, markdown))
+	b.WriteString(draw(head, rows, markdown))
 	for _, only := range []struct {
 		what string
 		runs []Run

@@ -1,4 +1,6 @@
-package format
+// Package table draws the aligned tables of the benchspec program with
+// tablewriter: JMH's borderless look for a terminal, and Markdown.
+package table
 
 import (
 	"strings"
@@ -16,14 +18,14 @@ const (
 	Right              // numbers
 )
 
-// Table draws a table in JMH's look with tablewriter: no borders or
+// Text draws a table in JMH's look with tablewriter: no borders or
 // rules, two spaces between columns, each column aligned as align says
 // (a column align does not name is left-aligned), no trailing spaces.
 // Widths are display widths, with "±", "≈" and the other East Asian
 // ambiguous runes one column wide whatever the locale, as terminals show
 // them. A line break inside a cell would break the table, so it reads
 // as a space.
-func Table(header []string, rows [][]string, align ...Align) string {
+func Text(header []string, rows [][]string, align ...Align) string {
 	out := draw(header, rows, align, renderer.NewBlueprint(tw.Rendition{
 		Borders:  tw.BorderNone,
 		Symbols:  tw.NewSymbols(tw.StyleNone),
@@ -36,11 +38,11 @@ func Table(header []string, rows [][]string, align ...Align) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// MarkdownTable draws a GitHub-flavoured Markdown table with tablewriter:
+// Markdown draws a GitHub-flavoured Markdown table with tablewriter:
 // a delimiter row that aligns each column as align says (":---" or
 // "---:"), the cells padded so that the source lines up too. Escaping the
 // cells is the caller's.
-func MarkdownTable(header []string, rows [][]string, align ...Align) string {
+func Markdown(header []string, rows [][]string, align ...Align) string {
 	return draw(header, rows, align, renderer.NewMarkdown())
 }
 
