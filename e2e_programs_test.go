@@ -1,6 +1,7 @@
 package benchspec_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,5 +64,63 @@ func TestSuiteWithoutProgramSaysHowToGetIt(t *testing.T) {
 	}
 	if r.Code != 2 || !strings.Contains(r.Stderr, "go get -tool github.com/benchspec/benchspec/cmd/benchspec") {
 		t.Errorf("exit %d, stderr:\n%s\nwant 2 and how to add the benchspec program", r.Code, r.Stderr)
+	}
+}
+
+// benchspec ab runs two builds in one batch: here HEAD's and the working
+// tree's quickstart suite, built by benchspec, forks paired; the JSON
+// holds the comparison and both builds' reports, every pair complete.
+func TestABRunsTwoBuildsInOneBatch(t *testing.T) {
+	suitetest.SkipShort(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	if err := exec.Command("git", "rev-parse", "--verify", "HEAD").Run(); err != nil {
+		t.Skip("not in a git checkout with a commit")
+	}
+	parent := strings.TrimPrefix(suitetest.ParentEnv(t), "BENCHSPEC_PARENT=")
+	spec := writeSpec(t, `version: 1
+name: ab
+defaults:
+  forks: 4
+  warmup: {iterations: 0}
+  measurement: {iterations: 1, time: 10ms}
+benchmarks:
+  - include: '^strings\.Repeat$'
+`)
+	cmd := exec.Command(parent, "ab", "--quiet", "--base", "HEAD", "--new", ".", "--suite", "./examples/quickstart", "--format", "json", spec)
+	cmd.Env = append(os.Environ(), "BENCHSPEC_CACHE="+t.TempDir())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("benchspec ab: %v\n%s", err, stderr.String())
+	}
+	var got struct {
+		Comparison struct {
+			Test  string
+			Pairs []struct {
+				Key     string
+				Verdict string
+			}
+		}
+		Base, New struct {
+			Order struct{ Kind string }
+			Runs  []struct {
+				Key   string
+				Forks []struct{ PID int }
+			}
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if len(got.Comparison.Pairs) != 1 || got.Comparison.Pairs[0].Verdict == "" || got.Base.Order.Kind != "paired" {
+		t.Errorf("comparison %+v, base order %q: want one judged pair of a paired batch", got.Comparison, got.Base.Order.Kind)
+	}
+	for _, side := range [][]struct{ PID int }{got.Base.Runs[0].Forks, got.New.Runs[0].Forks} {
+		if len(side) != 4 {
+			t.Errorf("a build ran %d forks, want 4", len(side))
+		}
 	}
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/benchspec/benchspec/internal/cli"
@@ -48,7 +46,7 @@ func runCompare(e *cli.Env, args []string) int {
 	if len(files) != 2 {
 		return e.UsageError("want two JSON reports, BASE and NEW, got %d", len(files))
 	}
-	t, err := parsePercent(*threshold)
+	t, err := cli.ParsePercent(*threshold)
 	if err != nil {
 		return e.UsageError("--threshold: %v", err)
 	}
@@ -81,15 +79,6 @@ func runCompare(e *cli.Env, args []string) int {
 		return exitFail
 	}
 	return exitOK
-}
-
-// parsePercent reads "5%" or "5" as 0.05.
-func parsePercent(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
-	if err != nil || v < 0 || v != v {
-		return 0, fmt.Errorf("%q is not a percentage such as 5%%", s)
-	}
-	return v / 100, nil
 }
 
 func validFormat(format string, valid []string) bool {

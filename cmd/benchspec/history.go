@@ -43,7 +43,7 @@ func runHistory(e *cli.Env, args []string) int {
 	if len(dirs) == 0 {
 		return e.UsageError("want at least one results directory")
 	}
-	mc, err := parsePercent(*minChange)
+	mc, err := cli.ParsePercent(*minChange)
 	if err != nil {
 		return e.UsageError("--min-change: %v", err)
 	}

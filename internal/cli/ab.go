@@ -11,14 +11,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/host"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/compare"
 )
 
 // build is one side of `benchspec ab`: a suite binary, or the suite
@@ -181,13 +185,16 @@ func untar(r io.Reader, dir string) error {
 }
 
 // placeSpecs copies the working tree's specs to their place in the
-// checkout dir of a revision.
+// checkout dir of a revision; a spec outside the repository is read
+// where it is (its package: entries, if any, name the working tree's
+// packages or the module cache's, not the revision's).
 func placeSpecs(dir string, specs []string) ([]string, error) {
 	var out []string
 	for _, s := range specs {
 		rel, err := repoRelative(s)
 		if err != nil {
-			return nil, err
+			out = append(out, s)
+			continue
 		}
 		data, err := os.ReadFile(s)
 		if err != nil {
@@ -299,9 +306,9 @@ func splitPaired(p *plan.Plan, forks []protocol.ForkResult) (pa, pb *plan.Plan, 
 	return pa, pb, fa, fb
 }
 
-// runPaired executes a paired plan and returns each build's report.
-func runPaired(ctx context.Context, e *Env, p *plan.Plan, quiet bool) (base, next *report.Report, err error) {
-	order := executor.Order{Kind: executor.OrderPaired, Seed: rand.Uint64()}
+// runPaired executes a paired plan in the order given and returns each
+// build's report.
+func runPaired(ctx context.Context, e *Env, p *plan.Plan, order executor.Order, quiet bool) (base, next *report.Report, err error) {
 	if !quiet {
 		announceBatch(e.Stderr, p, order)
 	}
@@ -322,4 +329,187 @@ func runPaired(ctx context.Context, e *Env, p *plan.Plan, quiet bool) (base, nex
 		r.Complete = r.Complete && ctx.Err() == nil && xerr == nil
 	}
 	return base, next, xerr
+}
+
+// pairedOrder is, per run key, the builds of the measured forks in the
+// order the batch runs them: what compare.ComparePairedReports pairs.
+func pairedOrder(p *plan.Plan, order executor.Order) map[string][]compare.Build {
+	n := len(p.Runs) / 2
+	out := map[string][]compare.Build{}
+	for _, s := range order.Schedule(p) {
+		r := &p.Runs[s.Run]
+		if s.Fork <= r.Settings.WarmupForks {
+			continue
+		}
+		b := compare.BuildA
+		if s.Run >= n {
+			b = compare.BuildB
+		}
+		out[r.Key] = append(out[r.Key], b)
+	}
+	return out
+}
+
+const abDoc = `Ab runs two builds of a suite in one batch and judges the change between
+them from pairs of forks that ran in the same seconds. BASE and NEW are
+each a suite binary, a git revision of the repository holding the current
+directory, or "." for the working tree as it stands: benchspec builds
+--suite (the suite's main package, and the specs' package: entries) at
+that revision, in a checkout kept by commit in its cache. The forks of
+the two builds alternate in randomized ABBA blocks (A B B A or B A A B):
+fork k of BASE runs beside fork k of NEW, so that a drift of the machine
+hits both. Each run's change is the geometric mean of the pairs' ratios,
+with a Student-t interval over the pairs; a change whose interval lies
+beyond --threshold is a regression or an improvement, within it
+unchanged, otherwise inconclusive. The runs are one family (Holm's
+correction), confirmed by a Wilcoxon signed-rank test where it can reach
+the family's level. Output: the comparison, then both builds' reports
+(--format json: {"comparison", "base", "new"}). It exits 1 on a regression
+or a failed run of NEW, 2 on bad usage, and 0 otherwise.`
+
+func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
+	fs := e.Flags("ab --base BASE --new NEW [--suite PKG] [flags] SPEC...", abDoc)
+	baseFlag := fs.String("base", "", "the build compared against: a suite `binary`, a git revision, or . (the working tree)")
+	newFlag := fs.String("new", "", "the build judged: a suite `binary`, a git revision, or . (the working tree)")
+	suitePkg := fs.String("suite", "", "the suite's main `package` (./bench), built for a revision or the working tree")
+	threshold := fs.String("threshold", "1%", "smallest change that counts, in percent; the interval must lie beyond it")
+	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level for the family of all runs")
+	formatName := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
+	out := fs.String("out", "", "write the output to this `file` instead of stdout")
+	quiet := fs.Bool("quiet", false, "no run log and no progress on stderr")
+	paths, status, ok := e.Parse(fs, args)
+	if !ok {
+		return status
+	}
+	if *baseFlag == "" || *newFlag == "" {
+		return e.UsageError("ab needs --base and --new")
+	}
+	t, err := ParsePercent(*threshold)
+	if err != nil {
+		return e.UsageError("--threshold: %v", err)
+	}
+	if !(*alpha > 0 && *alpha < 1) {
+		return e.UsageError("--alpha: %g is not between 0 and 1", *alpha)
+	}
+	if !slices.Contains(compare.Formats, *formatName) {
+		return e.UsageError("--format: unknown format %q (valid: %s)", *formatName, strings.Join(compare.Formats, ", "))
+	}
+	if len(paths) == 0 {
+		return e.UsageError("no spec files given")
+	}
+	specs, err := specFiles(paths)
+	if err != nil {
+		e.Errorf("%v", err)
+		return ExitUsage
+	}
+	var plans [2]*plan.Plan
+	var builds [2]*build
+	for i, side := range []string{*baseFlag, *newFlag} {
+		b, err := resolveBuild(ctx, reg, side, *suitePkg, specs)
+		if err != nil {
+			e.Errorf("--%s %s: %v", [2]string{"base", "new"}[i], side, err)
+			return ExitUsage
+		}
+		r := reg
+		if b.suite != "" {
+			if r, ok = reg.withSuite(ctx, e, b.suite); !ok {
+				return ExitUsage
+			}
+		}
+		p, ok := load(ctx, e, b.specs, &r, &loadOpts{listPackages: true})
+		if !ok {
+			return ExitUsage
+		}
+		plans[i], builds[i] = p, b
+	}
+	p, onlyA, onlyB := pairedPlan(plans[0], plans[1], builds[0].suite, builds[1].suite)
+	for _, r := range p.Runs {
+		if r.Settings.Forks < 2 {
+			e.Errorf("%s: forks: %d; ab pairs forks of the two builds and needs at least 2 (more pairs, a narrower interval)", r.Key, r.Settings.Forks)
+			return ExitUsage
+		}
+	}
+	if len(p.Runs) == 0 {
+		e.Errorf("the two builds have no run in common (only in %s: %d, only in %s: %d)", *baseFlag, len(onlyA), *newFlag, len(onlyB))
+		return ExitUsage
+	}
+	order := executor.Order{Kind: executor.OrderPaired, Seed: rand.Uint64()}
+	base, next, xerr := runPaired(ctx, e, p, order, *quiet)
+	res, err := compare.ComparePairedReports(base, next, pairedOrder(p, order), compare.Options{Threshold: t, Alpha: *alpha})
+	if err != nil {
+		return e.Fail(err)
+	}
+	res.BaseName, res.NewName = *baseFlag, *newFlag
+	for _, k := range onlyA {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s: only %s has it; not run", k, *baseFlag))
+	}
+	for _, k := range onlyB {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s: only %s has it; not run", k, *newFlag))
+	}
+	err = WriteOutput(*out, e.Stdout, func(w io.Writer) error { return writeAB(w, *formatName, res, base, next) })
+	if err != nil {
+		e.Errorf("writing the output: %v", err)
+		return ExitUsage
+	}
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintf(e.Stderr, "%v: the comparison holds the runs finished before it\n", context.Cause(ctx))
+		return interruptStatus(ctx)
+	case xerr != nil:
+		e.Errorf("%v: the batch stopped", xerr)
+		return ExitFail
+	case res.Worse():
+		return ExitFail
+	}
+	return ExitOK
+}
+
+// writeAB writes the comparison, then both builds' reports.
+func writeAB(w io.Writer, formatName string, res *compare.Result, base, next *report.Report) error {
+	if formatName == "json" {
+		var c bytes.Buffer
+		if err := compare.Write(&c, res, "json"); err != nil {
+			return err
+		}
+		var b, n bytes.Buffer
+		if err := report.Write(&b, base); err != nil {
+			return err
+		}
+		if err := report.Write(&n, next); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(w, "{\n\"comparison\": %s,\n\"base\": %s,\n\"new\": %s}\n",
+			bytes.TrimSpace(c.Bytes()), bytes.TrimSpace(b.Bytes()), bytes.TrimSpace(n.Bytes()))
+		return err
+	}
+	if err := compare.Write(w, res, formatName); err != nil {
+		return err
+	}
+	r, err := format.New(formatName)
+	if err != nil {
+		return err
+	}
+	for _, side := range []struct {
+		name string
+		rep  *report.Report
+	}{{"Base " + res.BaseName, base}, {"New " + res.NewName, next}} {
+		heading := "\n%s:\n\n"
+		if formatName == "markdown" {
+			heading = "\n### %s\n\n"
+		}
+		fmt.Fprintf(w, heading, side.name)
+		if err := r.Render(w, side.rep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ParsePercent reads "5%" or "5" as 0.05.
+func ParsePercent(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	if err != nil || v < 0 || v != v {
+		return 0, fmt.Errorf("%q is not a percentage such as 5%%", s)
+	}
+	return v / 100, nil
 }

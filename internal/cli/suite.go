@@ -74,6 +74,8 @@ func SpecCommands(ctx context.Context, reg Registry) []Command {
 			func(e *Env, args []string) int { return Validate(ctx, e, args, reg) }},
 		{"plan", suite + "SPEC...", "print the runs the specs expand to, with the estimated time",
 			func(e *Env, args []string) int { return planCmd(ctx, e, args, reg) }},
+		{"ab", "--base B --new N SPEC...", "run two builds in one batch, forks paired, and judge the change",
+			func(e *Env, args []string) int { return abCmd(ctx, e, args, reg) }},
 	}
 }
 
