@@ -204,7 +204,7 @@ func TestPrecisionAddsForksUntilABound(t *testing.T) {
     precision: {error: 5000%}
 `)
 	r := suite(t, "plan", spec)
-	if r.Code != 0 || !strings.Contains(r.Stdout, "2..4 until ±0.0001% or 10m0s") || !strings.Contains(r.Stdout, "2..20 until ±5000% or 10m0s") ||
+	if r.Code != 0 || !strings.Contains(r.Stdout, "2..4 until ±0.0001% or 10m0s") || !strings.Contains(r.Stdout, "2..100 until ±5000% or 10m0s") ||
 		!strings.Contains(r.Stdout, "3..7 × 20ms") || !strings.Contains(r.Stdout, "3..30 × 20ms") {
 		t.Fatalf("plan: exit %d, want the precision bounds in the forks column:\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}

@@ -243,11 +243,3 @@ func TestIndexIsSmall(t *testing.T) {
 		t.Errorf("index line %d bytes (%d per run) for a report of %d bytes: want ≤ 350 per run and a tenth of the report", len(line), perRun, e.Size)
 	}
 }
-
-// TestHeaderNamesVersion checks that the index's header line, a
-// constant, carries Version.
-func TestHeaderNamesVersion(t *testing.T) {
-	if want := fmt.Sprintf("{\"index_version\":%d}\n", Version); header != want {
-		t.Errorf("header = %q, want %q", header, want)
-	}
-}
