@@ -169,7 +169,13 @@ func SmallestForks(fits func(n int) bool) (n int, ok bool) {
 	if !fits(MaxForks) {
 		return 0, false
 	}
-	lo, hi := 1, MaxForks // fits(hi), !fits(lo) (one fork has no interval)
+	return Bisect(1, MaxForks, fits), true // one fork has no interval
+}
+
+// Bisect returns the smallest n in lo+1..hi for which fits(n) holds,
+// given fits(hi), not fits(lo), and fits holding above any n where it
+// holds.
+func Bisect(lo, hi int, fits func(n int) bool) int {
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
 		if fits(mid) {
@@ -178,7 +184,7 @@ func SmallestForks(fits func(n int) bool) (n int, ok bool) {
 			lo = mid
 		}
 	}
-	return hi, true
+	return hi
 }
 
 // OptimalIterations is Kalibera and Jones's cost-optimal number of

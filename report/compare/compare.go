@@ -293,18 +293,26 @@ func deadCode(r *report.Run, name string) string {
 	return ""
 }
 
-// comparePair tests one run of both reports. A pair that can be tested
-// comes back with its candidate, which decide turns into a verdict once
-// the family is known; one that cannot has its verdict already.
-func comparePair(base, new *report.Run, opts Options) (Pair, *candidate) {
-	p := newPair(runOf(base))
+// openPair starts the pair of a run in both reports: its unit and which
+// way is better, both sides' scores, and the scale that brings new's
+// values to base's unit, or why the two cannot be compared.
+func openPair(base, new *report.Run) (p Pair, scale float64, why string) {
+	p = newPair(runOf(base))
 	p.Unit = base.Mode.Unit(base.Settings.TimeUnit)
 	if base.Primary != nil {
 		p.Unit = base.Primary.ScoreUnit
 	}
 	p.Better = Better(p.Unit)
 	p.Base, p.New = sideOf(base, 1), sideOf(new, 1)
-	scale, why := comparable(base, new, p.Unit)
+	scale, why = comparable(base, new, p.Unit)
+	return p, scale, why
+}
+
+// comparePair tests one run of both reports. A pair that can be tested
+// comes back with its candidate, which decide turns into a verdict once
+// the family is known; one that cannot has its verdict already.
+func comparePair(base, new *report.Run, opts Options) (Pair, *candidate) {
+	p, scale, why := openPair(base, new)
 	if why != "" {
 		p.Verdict = Failed
 		if !strings.HasPrefix(why, "failed in ") {

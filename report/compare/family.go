@@ -117,13 +117,5 @@ func searchUp(ratio, alpha float64, fits func(n int) bool) (int, bool) {
 		lo, step = hi, 2*step
 		hi = min(lo+step, forkstat.MaxForks)
 	}
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if fits(mid) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, true
+	return forkstat.Bisect(lo, hi, fits), true
 }

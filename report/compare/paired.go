@@ -272,14 +272,7 @@ func PairedRuns(base, new *report.Report, order map[string][]Build) (runs []Pair
 			onlyBase = append(onlyBase, runOf(b))
 			continue
 		}
-		p := newPair(runOf(b))
-		p.Unit = b.Mode.Unit(b.Settings.TimeUnit)
-		if b.Primary != nil {
-			p.Unit = b.Primary.ScoreUnit
-		}
-		p.Better = Better(p.Unit)
-		p.Base, p.New = sideOf(b, 1), sideOf(n, 1)
-		scale, why := comparable(b, n, p.Unit)
+		p, scale, why := openPair(b, n)
 		if why != "" {
 			p.Verdict, p.Reason = Inconclusive, why
 			if strings.HasPrefix(why, "failed in ") {
