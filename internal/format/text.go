@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -25,16 +26,23 @@ func (Text) Render(w io.Writer, r *report.Report) error {
 	cells := make([][]string, len(rows))
 	for i, row := range rows {
 		cells[i] = row.Cells(names)
+		for j := range cells[i] {
+			cells[i][j] = termsafe.Line(cells[i][j])
+		}
 	}
 	var out strings.Builder
-	out.WriteString(columns(Header(names), cells))
+	header := Header(names)
+	for j := range header {
+		header[j] = termsafe.Line(header[j])
+	}
+	out.WriteString(columns(header, cells))
 	if len(notes) > 0 {
 		out.WriteString("\n")
 		for _, n := range notes {
 			if n.Diagnostic {
-				out.WriteString(Wrap(n.String(), "    ", 100) + "\n")
+				out.WriteString(termsafe.String(Wrap(n.String(), "    ", 100)) + "\n")
 			} else {
-				out.WriteString(n.String() + "\n")
+				out.WriteString(termsafe.String(n.String()) + "\n")
 			}
 		}
 	}
@@ -42,7 +50,7 @@ func (Text) Render(w io.Writer, r *report.Report) error {
 		var warnings []string
 		for _, d := range c.Diagnostics {
 			if d.Severity == "warning" {
-				warnings = append(warnings, Wrap("  "+d.Code+": "+OneLine(d.Message), "    ", 100))
+				warnings = append(warnings, termsafe.String(Wrap("  "+d.Code+": "+OneLine(d.Message), "    ", 100)))
 			}
 		}
 		if len(warnings) > 0 {
