@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -48,7 +49,7 @@ func runCompare(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.UsageError("--threshold: %v", err)
 	}
-	if *alpha <= 0 || *alpha >= 1 {
+	if !(*alpha > 0 && *alpha < 1) { // NaN too
 		return e.UsageError("--alpha: %g is not between 0 and 1", *alpha)
 	}
 	if !validFormat(*format, compare.Formats) {
@@ -76,7 +77,7 @@ func runCompare(e *cli.Env, args []string) int {
 // parsePercent reads "5%" or "5" as 0.05.
 func parsePercent(s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
-	if err != nil || v < 0 || v != v {
+	if err != nil || !(v >= 0 && v < math.Inf(1)) {
 		return 0, fmt.Errorf("%q is not a percentage such as 5%%", s)
 	}
 	return v / 100, nil

@@ -414,6 +414,13 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if err != nil {
 		return e.UsageError("--format: %v", err)
 	}
+	if *quiet && *verbose {
+		return e.UsageError("--quiet and --verbose contradict each other: give one")
+	}
+	if err := checkTempDir(); err != nil {
+		e.Errorf("%v", err)
+		return 2
+	}
 	order, err := orderF.resolve(fs)
 	if err != nil {
 		return e.UsageError("%v", err)
