@@ -185,6 +185,9 @@ func ServeBodies(lookup BodyLookup) int {
 	// first Encode costs each fork a few hundred microseconds.
 	var line []byte
 	send := func(m *protocol.Message) error {
+		if err := vetMessage(&a, m); err != nil {
+			return err
+		}
 		var err error
 		line, err = protocol.AppendMessage(line[:0], m)
 		if err == nil {
@@ -248,6 +251,10 @@ func ServeBodies(lookup BodyLookup) int {
 		return 1
 	}
 	if err := send(&protocol.Message{Type: protocol.MsgDone, Metrics: out.Metrics, Profiles: out.Profiles}); err != nil {
+		if me := (*MetricError)(nil); errors.As(err, &me) {
+			send(&protocol.Message{Type: protocol.MsgError, Error: err.Error()})
+			return 1
+		}
 		return 2
 	}
 	return 0
