@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/benchspec/benchspec/report"
 )
 
 // TestValidationGapsOnTheCommandLine: flags that contradict each other
@@ -37,5 +39,30 @@ func TestValidationGapsOnTheCommandLine(t *testing.T) {
 		if got := run(tt.args, &stdout, &stderr); got != 2 || !strings.Contains(stderr.String(), tt.want) {
 			t.Errorf("%q: exit %d, stderr:\n%s\nwant exit 2 and %q", tt.args, got, stderr.String(), tt.want)
 		}
+	}
+}
+
+// TestCompareRefusesSelfContradictingReports: a report whose score no
+// longer matches its raw data is refused by compare with exit 2, naming
+// the file and the run.
+func TestCompareRefusesSelfContradictingReports(t *testing.T) {
+	base := filepath.Join("..", "..", "report", "compare", "testdata", "base.json")
+	rep, err := readReport(base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Runs[0].Primary.Score *= 1000
+	forged := filepath.Join(t.TempDir(), "forged.json")
+	var buf bytes.Buffer
+	if err := report.Write(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(forged, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	want := forged + ": report: runs[0] (" + rep.Runs[0].Key + "): score "
+	if got := run([]string{"compare", base, forged}, &stdout, &stderr); got != 2 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", got, stderr.String(), want)
 	}
 }
