@@ -156,3 +156,26 @@ func checkProfiles(dir string, profiles map[string]string) error {
 	}
 	return nil
 }
+
+// boundRecord holds a fork result read back from a journal to the bounds
+// its messages had: a journal line is as much an input as the pipe.
+func boundRecord(f *protocol.ForkResult) error {
+	const marker = 64 // "… [truncated N bytes]"
+	for what, text := range map[string]string{"an error": f.Err, "a skip reason": f.Skipped} {
+		if len(text) > protocol.MaxTextBytes+marker {
+			return fmt.Errorf("%s of %d bytes, more than a fork can report (%d)", what, len(text), protocol.MaxTextBytes)
+		}
+	}
+	if len(f.StderrTail) > protocol.MaxLineBytes { // Options.TailBytes is 16 KiB by default
+		return fmt.Errorf("an output tail of %d bytes, more than a batch keeps", len(f.StderrTail))
+	}
+	if err := boundMessage(&protocol.Message{Metrics: f.Metrics, Profiles: f.Profiles}); err != nil {
+		return err
+	}
+	for i := range f.Iterations {
+		if err := boundMetrics(f.Iterations[i].Metrics); err != nil {
+			return err
+		}
+	}
+	return nil
+}

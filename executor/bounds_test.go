@@ -77,3 +77,17 @@ func TestProfilesStayInTheProfileDir(t *testing.T) {
 		t.Errorf("a profile without --profiles: %v", err)
 	}
 }
+
+// TestJournalRecordsAreBounded: a journal line is held to the bounds a
+// fork's messages have: an error text of 50 MB typed into a journal is
+// refused on resume.
+func TestJournalRecordsAreBounded(t *testing.T) {
+	f := &protocol.ForkResult{Err: strings.Repeat("x", 50<<20)}
+	if err := boundRecord(f); err == nil || !strings.Contains(err.Error(), "an error of 52428800 bytes, more than a fork can report") {
+		t.Errorf("a 50 MB error: %v", err)
+	}
+	f = &protocol.ForkResult{Err: protocol.Truncate(strings.Repeat("x", 50<<20), protocol.MaxTextBytes)}
+	if err := boundRecord(f); err != nil {
+		t.Errorf("an error cut as the parent cuts it: %v", err)
+	}
+}

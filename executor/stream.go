@@ -205,6 +205,9 @@ func CheckFork(r *plan.Run, f *protocol.ForkResult) error {
 	if n := maxForkCount(r); f.Fork < 1 || f.Fork > n {
 		return fmt.Errorf("fork %d of %s, which has %d fork(s)", f.Fork, r.Key, n)
 	}
+	if err := boundRecord(f); err != nil {
+		return fmt.Errorf("fork %d of %s: %w", f.Fork, r.Key, err)
+	}
 	if warm := f.Fork <= r.Settings.WarmupForks; f.Warmup != warm {
 		return fmt.Errorf("fork %d of %s recorded with warmup %v; it is %s fork", f.Fork, r.Key, f.Warmup, map[bool]string{true: "a warmup", false: "a measured"}[warm])
 	}
