@@ -20,6 +20,7 @@ import (
 	"github.com/benchspec/benchspec/internal/host"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/runlog"
+	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -183,7 +184,7 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	n := 0
 	for _, path := range paths {
 		for _, err := range byFile[path] {
-			n += spec.PrintErrors(e.Stderr, err)
+			n += spec.PrintErrors(termsafe.Writer(e.Stderr), err) // paths and values quoted from input
 		}
 		if len(byFile[path]) == 0 && verbose {
 			fmt.Fprintf(e.Stderr, "%s: ok (%s)\n", path, plural(entries[path], "entry", "entries"))
@@ -316,7 +317,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if spread > 0 {
 		parts = plan.Assign(p, spread)
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(termsafe.Writer(stdout), 0, 4, 2, ' ', 0) // names and params from input
 	header := "#\tBenchmark\tParams\tMode\tForks\tWarmup\tMeasurement\tEstimate"
 	if parts != nil {
 		header += "\tShard"
