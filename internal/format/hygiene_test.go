@@ -40,14 +40,19 @@ func TestCSVCellsCannotBeFormulas(t *testing.T) {
 }
 
 // TestTextTableIsEscaped: a run's name, param or failure carrying a
-// terminal escape or a carriage return reaches the text table as a
-// visible escape, never raw.
+// terminal escape or a carriage return reaches the text table (and the
+// markdown one) as a visible escape, never raw.
 func TestTextTableIsEscaped(t *testing.T) {
 	p, forks, env := reporttest.Fixture()
 	rep := report.Build(p, forks, env)
 	rep.Runs[0].Params["size"] = "1\x1b[31m0"
 	rep.Runs[3].Error = "boom\r\x1b]0;owned\x07"
 	rep.Runs[1].Benchmark = "counter\rInc"
+	for _, f := range []string{"markdown"} {
+		if got := render(t, f, rep); strings.ContainsAny(got, "\x1b\r\x07") {
+			t.Errorf("%s holds a raw control character:\n%q", f, got)
+		}
+	}
 	got := render(t, "text", rep)
 	if strings.ContainsAny(got, "\x1b\r\x07") {
 		t.Errorf("text table holds a raw control character:\n%q", got)

@@ -2,6 +2,7 @@ package format
 
 import (
 	"github.com/benchspec/benchspec/internal/lazy"
+	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/report"
 
 	"fmt"
@@ -82,4 +83,4 @@ var mdEscaper = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer {
 		"<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ")
 }}
 
-func mdEscape(s string) string { return mdEscaper.Get().Replace(s) }
+func mdEscape(s string) string { return termsafe.String(mdEscaper.Get().Replace(s)) }
