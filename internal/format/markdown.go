@@ -45,7 +45,7 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 		}
 		if !row.Secondary {
 			// a pipe ends the cell even inside a code span unless escaped
-			cells[0] = "`" + strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(row.Name) + "`"
+			cells[0] = "`" + termsafe.Line(strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(row.Name)) + "`"
 		}
 		if row.Metric == nil {
 			cells[len(names)+3] = fmt.Sprintf("**%s** [%d]", NoScoreLabel(row.Run), row.Note)
