@@ -51,18 +51,25 @@
 // benchmark can no longer, by accident — a stray write to file
 // descriptor 3, a half-written stream, an early os.Exit(0) after a
 // partial one, a duplicated or skipped iteration, a division by zero —
-// turn into a result.
+// turn into a result. Every size a fork sends is bounded (bounds.go:
+// a message, all of a fork's messages, texts cut with a marker), a done
+// lists profiles only inside the run's profile directory, and every
+// number is checked against what the fork's own raw data allow
+// (plausible.go): operations that follow from the invocations, no call
+// a hundred times faster than the fork's empty loop, no more timed work
+// than the fork's life.
 //
 // A benchmark runs in the fork's process, though, with its privileges:
 // on purpose it can still write a complete, well-formed stream of
-// invented numbers on file descriptor 3 and exit, or tamper with the
+// invented but plausible numbers on file descriptor 3 and exit, or tamper with the
 // worker's memory or clock. Nothing a process says about itself proves
 // what it measured; benchspec guards against accidents and mistakes, not
 // against the code it was asked to run. The same holds for the journal:
 // --resume checks every line against the plan (JournalState.CheckPlan),
-// which catches a line edited by mistake or out of place, but a
-// plausible number typed in by hand is indistinguishable from a
-// measured one.
+// and what its numbers allow, as for a fork's stream, which catches a
+// line edited by mistake or out of place and numbers that contradict
+// each other, but a plausible number typed in by hand is
+// indistinguishable from a measured one.
 //
 // A batch survives its own interruption through its journal (Journal):
 // every finished fork is on disk as soon as it ends, and a resumed batch

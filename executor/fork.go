@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -209,6 +208,7 @@ func collect(ctx context.Context, p *process, r *plan.Run, a *protocol.Assignmen
 	told := *r
 	told.Settings.Measurement.Iterations = a.Run.Settings.Measurement.Iterations
 	st := newStream(&told)
+	st.started = p.start
 	exited := p.exited
 	var drained <-chan time.Time
 	for {
@@ -242,6 +242,10 @@ func collect(ctx context.Context, p *process, r *plan.Run, a *protocol.Assignmen
 						p.kill()
 						return fmt.Sprintf("the fork reported metric %q as %v", unit, v), false
 					}
+				}
+				if err := checkProfiles(a.ProfileDir, m.msg.Profiles); err != nil {
+					p.kill()
+					return err.Error(), false
 				}
 				fr.Metrics, fr.Profiles = m.msg.Metrics, m.msg.Profiles
 				return "", true
@@ -318,20 +322,32 @@ type lineMsg struct {
 // is not a message is reported once and ends the reading.
 func readMessages(r io.Reader, out chan<- lineMsg) {
 	defer close(out)
-	sc := bufio.NewScanner(r)
 	// A line (message) may be long (a sample-mode histogram, many
-	// metrics); the buffer grows to fit it. Most are a few hundred bytes.
-	sc.Buffer(make([]byte, 4<<10), 64<<20)
-	for sc.Scan() {
+	// metrics), within protocol's bounds (bounds.go). Most are a few
+	// hundred bytes.
+	lr := newLineReader(r)
+	for {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
+			return
+		}
+		if err != nil {
+			if !isOverBound(err) {
+				err = fmt.Errorf("reading the result pipe: %w", err)
+			}
+			out <- lineMsg{err: err}
+			return
+		}
 		var m protocol.Message
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil || m.Type == "" {
-			out <- lineMsg{err: fmt.Errorf("garbage on the result pipe (file descriptor %d): %q", protocol.ResultFD, clip(sc.Text(), 80))}
+		if err := json.Unmarshal(line, &m); err != nil || m.Type == "" {
+			out <- lineMsg{err: fmt.Errorf("garbage on the result pipe (file descriptor %d): %q", protocol.ResultFD, clip(string(line), 80))}
+			return
+		}
+		if err := boundMessage(&m); err != nil {
+			out <- lineMsg{err: err}
 			return
 		}
 		out <- lineMsg{msg: m}
-	}
-	if err := sc.Err(); err != nil && !errors.Is(err, os.ErrClosed) {
-		out <- lineMsg{err: fmt.Errorf("reading the result pipe: %w", err)}
 	}
 }
 

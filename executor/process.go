@@ -57,13 +57,14 @@ type process struct {
 	state   *os.ProcessState
 	werr    error
 
-	killed     bool     // the parent killed the group
-	pipeClosed bool     // the fork closed its result pipe while running
-	reaped     bool     // the group has been checked and ended after the exit
-	strays     []string // processes found in the group after the fork exited, as "pid (name)"
-	escaped    []string // processes of the fork found outside its group after it exited
-	mark       string   // the batch's protocol.EnvBatch value
-	since      uint64   // clock ticks after boot before the fork started
+	killed     bool      // the parent killed the group
+	pipeClosed bool      // the fork closed its result pipe while running
+	reaped     bool      // the group has been checked and ended after the exit
+	strays     []string  // processes found in the group after the fork exited, as "pid (name)"
+	escaped    []string  // processes of the fork found outside its group after it exited
+	mark       string    // the batch's protocol.EnvBatch value
+	since      uint64    // clock ticks after boot before the fork started
+	start      time.Time // before the fork started: its iterations' windows lie after it
 }
 
 // startProcess starts exe as a fork in directory dir ("": this
@@ -114,6 +115,7 @@ func startProcessIn(exe, dir string, env []string, mark string, tailBytes int, s
 		exited:  make(chan struct{}),
 		mark:    mark,
 		since:   bootTicks(),
+		start:   time.Now(),
 	}
 	waited, err := child.StartLocked(cmd)
 	// The fork has its own copies of the write ends (or never will).

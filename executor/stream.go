@@ -3,6 +3,7 @@ package executor
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
@@ -19,6 +20,14 @@ type stream struct {
 	run   *plan.Run
 	hello bool
 	next  step // the iteration due next
+
+	// What the numbers are checked against (plausible.go): the fork's
+	// empty loop floor (from its hello), the timed work so far, and the
+	// fork's life: since started while it runs, wall once it has ended.
+	floor   float64
+	timed   float64
+	started time.Time
+	wall    time.Duration
 }
 
 // step names one iteration of a run: its phase and 1-based index.
@@ -66,6 +75,9 @@ func (s *stream) message(m *protocol.Message) error {
 			return fmt.Errorf("the fork sent a second hello")
 		}
 		s.hello = true
+		if m.Timer != nil {
+			s.floor = m.Timer.BaselineFloorNs()
+		}
 	case protocol.MsgIteration:
 		if m.Iteration == nil {
 			return fmt.Errorf("malformed iteration message on the result pipe (no iteration)")
@@ -93,7 +105,31 @@ func (s *stream) iteration(it *protocol.Iteration) error {
 	if err := checkValues(s.run, it); err != nil {
 		return fmt.Errorf("%s: %w", got, err)
 	}
+	if err := s.plausible(it); err != nil {
+		return fmt.Errorf("%s: %w", got, err)
+	}
 	s.next = after(&s.run.Settings, s.next)
+	return nil
+}
+
+// plausible checks the iteration's numbers against the fork's own raw
+// data and the run's settings (plausible.go).
+func (s *stream) plausible(it *protocol.Iteration) error {
+	if !(s.run.Mode.Samples() && it.Ops == 0) { // an empty sample iteration has nothing to check
+		if err := checkOps(s.run, it); err != nil {
+			return err
+		}
+	}
+	if err := checkCallTime(s.run, it, s.floor); err != nil {
+		return err
+	}
+	s.timed += windowTime(s.run, it)
+	switch {
+	case !s.started.IsZero():
+		return checkWall(s.timed, time.Since(s.started))
+	case s.wall > 0:
+		return checkWall(s.timed, s.wall)
+	}
 	return nil
 }
 
@@ -169,6 +205,9 @@ func CheckFork(r *plan.Run, f *protocol.ForkResult) error {
 	if n := maxForkCount(r); f.Fork < 1 || f.Fork > n {
 		return fmt.Errorf("fork %d of %s, which has %d fork(s)", f.Fork, r.Key, n)
 	}
+	if err := boundRecord(f); err != nil {
+		return fmt.Errorf("fork %d of %s: %w", f.Fork, r.Key, err)
+	}
 	if warm := f.Fork <= r.Settings.WarmupForks; f.Warmup != warm {
 		return fmt.Errorf("fork %d of %s recorded with warmup %v; it is %s fork", f.Fork, r.Key, f.Warmup, map[bool]string{true: "a warmup", false: "a measured"}[warm])
 	}
@@ -195,6 +234,10 @@ func CheckFork(r *plan.Run, f *protocol.ForkResult) error {
 		}
 	}
 	s := newStream(rr)
+	s.floor = f.Timer.BaselineFloorNs()
+	if f.PID != 0 { // a fork of its own, whose life the parent timed
+		s.wall = f.Wall
+	}
 	for i := range f.Iterations {
 		if err := s.iteration(&f.Iterations[i]); err != nil {
 			return fmt.Errorf("fork %d of %s: %w", f.Fork, r.Key, err)

@@ -135,7 +135,7 @@ func TestRead(t *testing.T) {
 // and so may what does not exist (the error of one fork).
 func TestReadRefusesNullStatisticsInOkRuns(t *testing.T) {
 	run := func(status, primary string) string {
-		return `{"schema_version": 2, "runs": [{"key": "a:avgt", "status": "` + status + `", "primary_metric": ` + primary + `}]}`
+		return `{"schema_version": 2, "runs": [{"key": "a:avgt", "mode": "avgt", "status": "` + status + `", "primary_metric": ` + primary + `}]}`
 	}
 	const good = `{"score": 12, "score_error": 3, "score_confidence": [9, 15], "iteration_error": 1, "count": 4, "stdev": 1.5, "min": 10, "max": 14,
 		"percentiles": {"0.0": 10, "100.0": 14}, "raw_data": [[10, 11], [13, 14]]}`
@@ -206,8 +206,8 @@ func TestPercentilesJSONOrder(t *testing.T) {
 // iteration error, and the error that counts forks is computed from its
 // raw data.
 func TestReadUpgradesVersion1(t *testing.T) {
-	doc := `{"schema_version": 1, "runs": [{"key": "a#avgt", "status": "ok", "primary_metric": {
-		"score": 12, "score_error": 3.965719, "score_unit": "ns/op", "count": 6,
+	doc := `{"schema_version": 1, "runs": [{"key": "a#avgt", "mode": "avgt", "status": "ok", "primary_metric": {
+		"score": 12, "score_error": 3.965719, "score_unit": "ns/op", "count": 6, "min": 10, "max": 14,
 		"raw_data": [[10, 11, 12], [12, 13, 14]]},
 		"secondary_metrics": {"allocs/op": {"score": 3, "score_error": 636.619, "raw_data": [[2], [4]]}}}]}`
 	rep, err := Read(strings.NewReader(doc))

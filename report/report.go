@@ -396,6 +396,9 @@ func Read(r io.Reader) (*Report, error) {
 			return nil, fmt.Errorf("report: runs[%d] (%s): %w", i, rep.Runs[i].Key, err)
 		}
 	}
+	if err := checkReport(&rep); err != nil {
+		return nil, err
+	}
 	return &rep, nil
 }
 

@@ -45,19 +45,36 @@ func ParseSize(s string) (uint64, error) {
 // benchmark or the go test bridge runs with it. Each is refused at its
 // key, with its reason. Runtime settings of the code that does run
 // (GOGC, GOMAXPROCS, GOMEMLIMIT, GODEBUG, GOEXPERIMENT, which is read
-// only when compiling) stay allowed.
+// only when compiling) stay allowed: they change how the code runs, not
+// which code. RefusedEnvNames lists them all for messages and the schema.
 var (
 	// refusedPrefixes name families of variables.
 	refusedPrefixes = []struct{ prefix, reason string }{
 		{"LD_", "the dynamic loader would load other code into every process (LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT)"},
 		{"DYLD_", "the dynamic loader would load other code into every process"},
 		{"CGO_", "cgo compiler and linker flags run other tools and link other code in a go command"},
+		{"BASH_FUNC_", "bash would define these functions in every bash script a fork starts, in place of the commands they name"},
 		{"BENCHSPEC_", "benchspec's own variables tell a process its role (fork, guard); a spec sets only BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA"},
 	}
 	// refusedNames are single variables.
 	refusedNames = sync.OnceValue(func() map[string]string {
 		return map[string]string{
-			"GCONV_PATH":   "the C library would load character-conversion modules from it",
+			"GCONV_PATH": "the C library would load character-conversion modules from it",
+			// What a fork or its children execute, and how shells start.
+			"PATH":         "a program a benchmark starts by name (exec.Command(\"sleep\")) would be looked up elsewhere: set it in the benchmark's own code if it needs another",
+			"BASH_ENV":     "every bash script a fork starts would first run this file",
+			"ENV":          "every sh script a fork starts would first run this file",
+			"IFS":          "shell scripts a fork starts would split their words differently",
+			"SHELLOPTS":    "bash scripts a fork starts would run with other options",
+			"BASHOPTS":     "bash scripts a fork starts would run with other options",
+			"PS4":          "with tracing on, bash would run the command substitutions in it",
+			"PERL5OPT":     "every perl a fork starts would load other modules",
+			"PERL5LIB":     "every perl a fork starts would load modules from elsewhere",
+			"PYTHONPATH":   "every python a fork starts would import modules from elsewhere",
+			"PYTHONHOME":   "every python a fork starts would use another standard library",
+			"RUBYOPT":      "every ruby a fork starts would load other code",
+			"RUBYLIB":      "every ruby a fork starts would load libraries from elsewhere",
+			"NODE_OPTIONS": "every node a fork starts would load other code (--require)",
 			"GOTOOLCHAIN":  "the go command would download and run another toolchain",
 			"GOFLAGS":      "flags for every go command (-toolexec, -overlay, -modfile, -ldflags) run other code or build other sources",
 			"GOROOT":       "the go command and the compiler would use another toolchain and standard library",
@@ -82,6 +99,20 @@ var (
 		}
 	})
 )
+
+// RefusedEnvNames lists what a spec's env may not set: the single names
+// and, as PREFIX*, the families, sorted; for messages.
+func RefusedEnvNames() []string {
+	var out []string
+	for name := range refusedNames() {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	for _, p := range refusedPrefixes {
+		out = append(out, p.prefix+"*")
+	}
+	return out
+}
 
 // RefusedEnv returns why a spec may not set the variable name, or "".
 func RefusedEnv(name string) string {
@@ -121,11 +152,25 @@ func (d *document) checkEnv(ptr string, v any) {
 			continue
 		}
 		if why := RefusedEnv(k); why != "" {
-			d.errorKey(kp, "%s: a spec may not set %s: %s", d.display(ptr), k, why)
+			d.errorKey(kp, "%s: a spec may not set %s: %s (a spec's env may not set any of %s)", d.display(ptr), k, why, strings.Join(RefusedEnvNames(), ", "))
 			continue
 		}
 		s, ok := env[k].(string)
 		if !ok || d.errPtr[kp] {
+			continue
+		}
+		// A NUL cannot be passed in an environment: every fork would fail
+		// to start.
+		if i := strings.IndexByte(s, 0); i >= 0 {
+			d.errorPtr(kp, "%s: the value contains a NUL character (at byte %d), which no process environment can hold", d.display(kp), i)
+			continue
+		}
+		if k == "GOMAXPROCS" {
+			// The Go runtime ignores a GOMAXPROCS that is not a positive
+			// integer: the report would record a setting no fork had.
+			if n, err := strconv.Atoi(s); err != nil || n < 1 || strings.TrimSpace(s) != s || s[0] == '+' || s[0] == '0' {
+				d.errorPtr(kp, "%s: %q is not a positive integer such as \"4\" (the Go runtime ignores any other value)", d.display(kp), s)
+			}
 			continue
 		}
 		for _, sv := range SizeVariables {

@@ -158,8 +158,8 @@ func TestOverrides(t *testing.T) {
 			change:   func(s *Settings) { s.Threads = ThreadsMax },
 		},
 		{
-			name:  "integers in other notations",
-			entry: "    forks: 0x0A\n    measurement: {batch_size: 1e6, iterations: 1_000}\n",
+			name:  "integers in other notations (YAML 1.2 hexadecimal, exponent)",
+			entry: "    forks: 0x0A\n    measurement: {batch_size: 1e6, iterations: 1000}\n",
 			change: func(s *Settings) {
 				s.Forks = 10
 				s.Measurement = Iterations{Iterations: 1000, Time: 100 * time.Millisecond, BatchSize: 1000000}

@@ -134,6 +134,8 @@ func (d *document) schemaError(s *specSchema, e violation) {
 			d.errorPtr(ptr, "name: invalid name %s; a name of dots only is not a directory of its own under --results-dir", short(v))
 		case ptr == "/name":
 			d.errorPtr(ptr, "name: invalid name %s; use only letters, digits, '_', '.' and '-'", short(v))
+		case strings.HasSuffix(ptr, "/precision/error"):
+			d.errorPtr(ptr, "%s: invalid error %s; want a percentage above 0 followed by %%, such as 1%% or 0.5%%", field, short(v))
 		default:
 			d.errorPtr(ptr, "%s: %s does not match %s", field, short(v), detail(e, "pattern"))
 		}

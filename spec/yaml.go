@@ -386,6 +386,11 @@ func (d *document) scalar(n *yaml.Node, ptr *path) any {
 		if v, ok := plainDecimal(n.Value); ok {
 			return v
 		}
+		if why := yaml11Int(n.Value); why != "" {
+			d.errorNode(n, "%s: %s %s; write a plain decimal number such as %s (or 0o / 0x for octal / hexadecimal, as YAML 1.2 does)", d.display(ptr.String()), n.Value, why, plainForm(n.Value))
+			d.bad[ptr.String()] = true
+			return nil
+		}
 		var v any
 		if err := n.Decode(&v); err == nil {
 			switch v := v.(type) {
@@ -438,6 +443,43 @@ func plainDecimal(s string) (int64, bool) {
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	return v, err == nil
+}
+
+// yaml11Int says why s, which yaml.v3 resolves as an integer, is a
+// YAML 1.1 form that YAML 1.2 reads otherwise or not at all, or "": a
+// leading zero (010 is 8 to yaml.v3 and YAML 1.1, 10 to a YAML 1.2
+// reader, and the reader of a spec means 10), digit separators (1_000)
+// and binary (0b101). yes/no/on/off are strings already (YAML 1.2).
+func yaml11Int(s string) string {
+	digits := strings.TrimLeft(s, "+-")
+	switch {
+	case len(digits) > 1 && digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9':
+		return "has a leading zero, which YAML 1.1 reads as octal (010 is 8) and YAML 1.2 as decimal"
+	case strings.HasPrefix(digits, "0b"):
+		return "is a YAML 1.1 binary number, which YAML 1.2 does not have"
+	case strings.Contains(digits, "_"):
+		return "has a digit separator (_), which YAML 1.2 does not have"
+	}
+	return ""
+}
+
+// plainForm is the decimal a reader probably meant by s (leading zeros
+// and separators dropped), for the message.
+func plainForm(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	digits := strings.ReplaceAll(strings.TrimLeft(s, "+-"), "_", "")
+	if b, ok := strings.CutPrefix(digits, "0b"); ok {
+		if v, err := strconv.ParseUint(b, 2, 64); err == nil {
+			digits = strconv.FormatUint(v, 10)
+		}
+	}
+	if digits = strings.TrimLeft(digits, "0"); digits == "" {
+		digits = "0"
+	}
+	if neg {
+		return "-" + digits
+	}
+	return digits
 }
 
 // deref follows an alias to its anchored node.

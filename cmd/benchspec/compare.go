@@ -50,7 +50,7 @@ func runCompare(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.UsageError("--threshold: %v", err)
 	}
-	if *alpha <= 0 || *alpha >= 1 {
+	if !(*alpha > 0 && *alpha < 1) { // NaN too
 		return e.UsageError("--alpha: %g is not between 0 and 1", *alpha)
 	}
 	if !validFormat(*correction, compare.Corrections) {

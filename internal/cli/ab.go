@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -508,7 +509,7 @@ func writeAB(w io.Writer, formatName string, res *compare.Result, base, next *re
 // ParsePercent reads "5%" or "5" as 0.05.
 func ParsePercent(s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
-	if err != nil || v < 0 || v != v {
+	if err != nil || !(v >= 0 && v < math.Inf(1)) {
 		return 0, fmt.Errorf("%q is not a percentage such as 5%%", s)
 	}
 	return v / 100, nil

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/internal/suggest"
+	"github.com/benchspec/benchspec/internal/termsafe"
 )
 
 // Exit statuses shared by every command of both binaries.
@@ -232,5 +233,7 @@ func (e *Env) Fail(err error) int {
 // Errorf prints a message prefixed with the program's and the command's
 // names.
 func (e *Env) Errorf(format string, args ...any) {
-	fmt.Fprintf(e.Stderr, "%s %s: %s\n", e.Prog, e.Cmd, fmt.Sprintf(format, args...))
+	// What is printed quotes inputs (file names, spec values, a fork's
+	// failure): termsafe keeps their control characters off the terminal.
+	fmt.Fprintf(e.Stderr, "%s %s: %s\n", e.Prog, e.Cmd, termsafe.String(fmt.Sprintf(format, args...)))
 }

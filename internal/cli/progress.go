@@ -14,6 +14,7 @@ import (
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/runlog"
+	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/plan"
 )
 
@@ -112,7 +113,7 @@ type progress struct {
 
 func (p *progress) forkStart(r *plan.Run, fork, total int, warmup bool, done, all int, now time.Time) {
 	p.done, p.all = done, all
-	p.name = forkName(r, fork, total, warmup)
+	p.name = termsafe.Line(forkName(r, fork, total, warmup))
 	p.started = now
 	p.eta.Start(r)
 }
@@ -288,5 +289,5 @@ func hms(d time.Duration) string {
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
-	return line
+	return termsafe.Line(line)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/runlog"
 	"github.com/benchspec/benchspec/internal/table"
+	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -176,7 +177,7 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	n := 0
 	for _, path := range paths {
 		for _, err := range byFile[path] {
-			n += spec.PrintErrors(e.Stderr, err)
+			n += spec.PrintErrors(termsafe.Writer(e.Stderr), err) // paths and values quoted from input
 		}
 		if len(byFile[path]) == 0 && verbose {
 			fmt.Fprintf(e.Stderr, "%s: ok (%s)\n", path, plural(entries[path], "entry", "entries"))
@@ -363,8 +364,8 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	align := make([]table.Align, len(header))
 	align[0], align[7] = table.Right, table.Right // the run's number, its estimate
-	table := table.Text(header, rows, align...)
-	if _, err := io.WriteString(stdout, table); err != nil {
+	// Names and params come from the specs and the suite: escaped.
+	if _, err := io.WriteString(termsafe.Writer(stdout), table.Text(header, rows, align...)); err != nil {
 		return e.Fail(fmt.Errorf("writing to stdout: %w", err))
 	}
 	if s := p.Shard; s != nil {
@@ -432,6 +433,13 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	renderer, err := reg.renderer(*formatName)
 	if err != nil {
 		return e.UsageError("--format: %v", err)
+	}
+	if *quiet && *verbose {
+		return e.UsageError("--quiet and --verbose contradict each other: give one")
+	}
+	if err := checkTempDir(); err != nil {
+		e.Errorf("%v", err)
+		return 2
 	}
 	order, err := orderF.resolve(fs)
 	if err != nil {

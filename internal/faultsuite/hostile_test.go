@@ -57,7 +57,16 @@ func TestHostileForks(t *testing.T) {
 		"fault.work:avgt":                 "ok",
 		"fault.unlink:avgt":               "ok",
 		"fault.sigparent:avgt":            "ok",
-		"fault.forge/stream=perfect:avgt": "ok", // a well-formed forgery: what a benchmark can still do on purpose
+		"fault.forge/stream=perfect:avgt": "ok", // a plausible well-formed forgery: what a benchmark can still do on purpose
+		"fault.forge/stream=ops:avgt":     "fork 1: warmup iteration 1: 1e+12 operations, where 1 invocations with ops_per_invocation 1 make 1: the operations do not follow from the invocations",
+		"fault.forge/stream=floor:avgt":   "fork 1: warmup iteration 1: 1000000000000 invocations in 1000 ns make 1e-09 ns per call, …",
+		"fault.forge/stream=wall:avgt":    "fork 1: warmup iteration 1: its iterations claim 10s of timed work, but the fork has run for only …",
+		"fault.forge/stream=profile:avgt": `fork 1: the fork reported 1 profile file(s), but the batch asked for none (no --profiles)`,
+		"fault.tidkill:avgt":              "ok", // the batch was not stopped: exit 1, not 143
+		"fault.ptrace:avgt":               "ok",
+		"fault.fatal_huge:avgt":           "fork 1: fatal fatal …",
+		"fault.nan_metric:avgt":           `fork 1: benchmark fault.nan_metric:avgt reported metric "things/op" as NaN in warmup iteration 1: a metric must be a finite number (b.ReportMetric)`,
+		"fault.ignores_n:avgt":            "fork 1: warmup iteration 1: 1000000000 invocations in …",
 		"fault.forge/stream=done:avgt":    "fork 1: the fork reported done before warmup iteration 1" + counts,
 		"fault.forge/stream=extra:avgt":   "fork 1: the fork reported measurement iteration 3 after its last iteration" + counts,
 		"fault.forge/stream=repeat:avgt":  "fork 1: the fork reported measurement iteration 1 where measurement iteration 2 was due" + counts,
@@ -71,6 +80,10 @@ func TestHostileForks(t *testing.T) {
 	got := map[string]string{}
 	for _, run := range rep.Runs {
 		got[run.Key] = run.Error
+		// A want ending in … is a prefix: the rest holds measured times.
+		if w := want[run.Key]; strings.HasSuffix(w, "…") && strings.HasPrefix(run.Error, strings.TrimSuffix(w, "…")) {
+			got[run.Key] = w
+		}
 		if !run.Failed() {
 			got[run.Key] = run.Status
 			if run.Primary == nil || run.Primary.Count != 2 {
@@ -80,6 +93,22 @@ func TestHostileForks(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
+	}
+	// 50 MB of b.Fatalf text: cut, with its marker, in the report and on
+	// stderr; the report stays small.
+	for _, run := range rep.Runs {
+		if run.Key == "fault.fatal_huge:avgt" && (len(run.Error) > 70<<10 || !strings.Contains(run.Error, "… [truncated ")) {
+			t.Errorf("fault.fatal_huge: an error of %d bytes; want it cut to about 64 KiB with a marker", len(run.Error))
+		}
+		if run.Key == "fault.ignores_n:avgt" && !strings.Contains(run.Error, "than this fork's empty loop iteration") {
+			t.Errorf("fault.ignores_n: %s", run.Error)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "r.json")); err != nil || fi.Size() > 2<<20 {
+		t.Errorf("the report: %v, %d bytes; want at most 2 MiB", err, fi.Size())
+	}
+	if stderr.Len() > 2<<20 {
+		t.Errorf("%d bytes on stderr; want at most 2 MiB", stderr.Len())
 	}
 	for role, list := range p {
 		for _, pid := range list {
@@ -148,12 +177,16 @@ func TestResumeRefusesTamperedJournal(t *testing.T) {
 		re, repl string
 		want     string
 	}{
-		"wrong key":            {`"key":"fault.ok:avgt"`, `"key":"fault.work:avgt"`, `:2: key "fault.work:avgt", but run 0 of the plan is fault.ok:avgt`},
-		"fork range":           {`"fork":\{"run":0,"fork":2`, `"fork":{"run":0,"fork":7`, ":3: fork 7 of fault.ok:avgt, which has 2 fork(s)"},
-		"warmup flag":          {`"fork":1,"warmup":false`, `"fork":1,"warmup":true`, ":2: fork 1 of fault.ok:avgt recorded with warmup true; it is a measured fork"},
-		"no time":              {`"time_ns":[0-9.e+]+`, `"time_ns":0`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: "},
-		"sub-nanosecond time":  {`"time_ns":[0-9.e+]+`, `"time_ns":1e-300`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: a time of 1e-300 ns, less than the clock's nanosecond"},
-		"negative ops":         {`"ops":[0-9.e+]+`, `"ops":-5`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: negative result (ops -5"},
+		"wrong key":           {`"key":"fault.ok:avgt"`, `"key":"fault.work:avgt"`, `:2: key "fault.work:avgt", but run 0 of the plan is fault.ok:avgt`},
+		"fork range":          {`"fork":\{"run":0,"fork":2`, `"fork":{"run":0,"fork":7`, ":3: fork 7 of fault.ok:avgt, which has 2 fork(s)"},
+		"warmup flag":         {`"fork":1,"warmup":false`, `"fork":1,"warmup":true`, ":2: fork 1 of fault.ok:avgt recorded with warmup true; it is a measured fork"},
+		"no time":             {`"time_ns":[0-9.e+]+`, `"time_ns":0`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: "},
+		"sub-nanosecond time": {`"time_ns":[0-9.e+]+`, `"time_ns":1e-300`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: a time of 1e-300 ns, less than the clock's nanosecond"},
+		"negative ops":        {`"ops":[0-9.e+]+`, `"ops":-5`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: negative result (ops -5"},
+		// Numbers that their own raw data contradict (plausible.go).
+		"ops off invocations":  {`"ops":[0-9.e+]+`, `"ops":1e+15`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: 1e+15 operations, where "},
+		"1 ns for all":         {`"time_ns":[0-9.e+]+`, `"time_ns":1`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: "},
+		"longer than the fork": {`"time_ns":[0-9.e+]+`, `"time_ns":1e+12`, ":2: fork 1 of fault.ok:avgt: warmup iteration 1: its iterations claim 16m40s of timed work, but the fork has run for only "},
 		"an iteration missing": {`,\{"phase":"measurement","index":2,[^{}]*\}`, ``, ":2: fork 1 of fault.ok:avgt ends before measurement iteration 2 (the run has 1 warmup and 2 measurement iterations)"},
 	} {
 		tampered := regexp.MustCompile(tc.re).ReplaceAllString(string(orig), tc.repl)

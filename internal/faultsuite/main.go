@@ -18,10 +18,14 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/benchspec/benchspec"
 )
@@ -258,6 +262,50 @@ func hostile() {
 		}
 	})
 	// Sends SIGTERM to its parent, then SIGINT, as a `kill $PPID` would.
+	// Sends SIGTERM to a thread of its parent other than the main one:
+	// kill(TID) signals the whole process, as kill(PID) does.
+	benchspec.Register("fault.tidkill", func(b *benchspec.B) {
+		ppid := os.Getppid()
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", ppid))
+		for _, task := range tasks {
+			if tid, err := strconv.Atoi(task.Name()); err == nil && tid != ppid {
+				err1 := syscall.Kill(tid, syscall.SIGTERM)
+				err2 := syscall.Tgkill(ppid, tid, syscall.SIGTERM)
+				fmt.Printf("kill %d (a thread of %d): %v, tgkill: %v\n", tid, ppid, err1, err2)
+			}
+		}
+		for b.Loop() {
+		}
+	})
+	// Attaches to its parent with ptrace: PTRACE_SEIZE, which does not
+	// stop it, then, when that is refused, PTRACE_ATTACH, which would
+	// stop it (for good, once this fork has exited).
+	benchspec.Register("fault.ptrace", func(b *benchspec.B) {
+		ppid := os.Getppid()
+		if _, _, e := syscall.Syscall6(syscall.SYS_PTRACE, unix.PTRACE_SEIZE, uintptr(ppid), 0, 0, 0, 0); e == 0 {
+			b.Fatalf("ptrace(PTRACE_SEIZE) of the parent %d succeeded", ppid)
+		}
+		if err := syscall.PtraceAttach(ppid); err == nil {
+			b.Fatalf("ptrace(PTRACE_ATTACH) of the parent %d succeeded", ppid)
+		}
+		for b.Loop() {
+		}
+	})
+	// Fails with 50 MB of text.
+	benchspec.Register("fault.fatal_huge", func(b *benchspec.B) {
+		b.Fatalf("%s", strings.Repeat("fatal ", 50<<20/6))
+	})
+	// A go test body that reports a metric as NaN, which testing allows.
+	benchspec.RegisterTesting("fault.nan_metric", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+		}
+		b.ReportMetric(math.NaN(), "things/op")
+	})
+	// A go test body that ignores b.N: its time stays, its ns/op falls
+	// as testing raises b.N.
+	benchspec.RegisterTesting("fault.ignores_n", func(b *testing.B) {
+		time.Sleep(time.Millisecond)
+	})
 	benchspec.Register("fault.sigparent", func(b *benchspec.B) {
 		ppid := os.Getppid()
 		err1 := syscall.Kill(ppid, syscall.SIGTERM)
@@ -274,16 +322,33 @@ func hostile() {
 // still forge on purpose.
 var forged = map[string]string{
 	"done": `{"type":"done"}` + "\n",
-	"extra": iterLine("warmup", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + iterLine("measurement", 2, 1e12, 1) +
-		iterLine("measurement", 3, 1e12, 1) + `{"type":"done"}` + "\n",
-	"repeat": iterLine("warmup", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + `{"type":"done"}` + "\n",
+	// Well formed, but numbers that cannot be: operations that do not
+	// follow from the invocations, a call a hundred times faster than an
+	// empty loop, 3 × 10 s of work in a fork that lives milliseconds;
+	// and a done that lists a profile outside the profile directory.
+	"ops":   iterLineInv("warmup", 1, 1e12, 1e5, 1) + `{"type":"done"}` + "\n",
+	"floor": iterLine("warmup", 1, 1e12, 1000) + `{"type":"done"}` + "\n",
+	"wall":  iterLine("warmup", 1, 1e4, 1e10) + iterLine("measurement", 1, 1e4, 1e10) + iterLine("measurement", 2, 1e4, 1e10) + `{"type":"done"}` + "\n",
+	"profile": iterLine("warmup", 1, 1e5, 1e5) + iterLine("measurement", 1, 1e5, 1e5) + iterLine("measurement", 2, 1e5, 1e5) +
+		`{"type":"done","profiles":{"cpu":"/etc/passwd"}}` + "\n",
+	"extra": iterLine("warmup", 1, 1e5, 1e5) + iterLine("measurement", 1, 1e5, 1e5) + iterLine("measurement", 2, 1e5, 1e5) +
+		iterLine("measurement", 3, 1e5, 1e5) + `{"type":"done"}` + "\n",
+	"repeat": iterLine("warmup", 1, 1e5, 1e5) + iterLine("measurement", 1, 1e5, 1e5) + iterLine("measurement", 1, 1e5, 1e5) + `{"type":"done"}` + "\n",
 	"zero":   iterLine("warmup", 1, 1e12, 0) + `{"type":"done"}` + "\n",
-	"short":  iterLine("warmup", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + `{"type":"done"}` + "\n",
-	"twice": iterLine("warmup", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + iterLine("measurement", 2, 1e12, 1) +
+	"short":  iterLine("warmup", 1, 1e5, 1e5) + iterLine("measurement", 1, 1e5, 1e5) + `{"type":"done"}` + "\n",
+	"twice": iterLine("warmup", 1, 1e5, 1e5) + iterLine("measurement", 1, 1e5, 1e5) + iterLine("measurement", 2, 1e5, 1e5) +
 		`{"type":"done"}` + "\n" + `{"type":"done"}` + "\n",
-	"perfect": iterLine("warmup", 1, 1e12, 1) + iterLine("measurement", 1, 1e12, 1) + iterLine("measurement", 2, 1e12, 1) + `{"type":"done"}` + "\n",
+	// 1 ns per call, 0.3 ms in all: a forgery no check can tell from a
+	// measurement (the executor's package documentation says so).
+	"perfect": iterLine("warmup", 1, 1e5, 1e5) + iterLine("measurement", 1, 1e5, 1e5) + iterLine("measurement", 2, 1e5, 1e5) + `{"type":"done"}` + "\n",
 }
 
+// iterLine is an iteration line of ops operations, one per invocation,
+// in ns nanoseconds.
 func iterLine(phase string, index int, ops, ns float64) string {
-	return fmt.Sprintf(`{"type":"iteration","iteration":{"phase":%q,"index":%d,"ops":%g,"time_ns":%g,"invocations":1}}`+"\n", phase, index, ops, ns)
+	return iterLineInv(phase, index, ops, ns, uint64(ops))
+}
+
+func iterLineInv(phase string, index int, ops, ns float64, inv uint64) string {
+	return fmt.Sprintf(`{"type":"iteration","iteration":{"phase":%q,"index":%d,"ops":%g,"time_ns":%g,"invocations":%d}}`+"\n", phase, index, ops, ns, inv)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // CSV writes one CSV record per table row (RFC 4180), with JMH's
@@ -38,10 +39,29 @@ func (CSV) Render(w io.Writer, r *report.Report) error {
 		}
 		records = append(records, append(rec, row.Run.Status, row.Run.Outcome()))
 	}
+	for _, rec := range records {
+		for i := range rec {
+			rec[i] = CSVCell(rec[i])
+		}
+	}
 	if err := cw.WriteAll(records); err != nil {
 		return err
 	}
 	return cw.Error()
+}
+
+// CSVCell keeps a cell from being read as a formula by a spreadsheet
+// (CSV injection): a text cell that begins with =, +, -, @, a tab or a
+// carriage return gets a leading ', as OWASP advises. A number such as
+// -1.5 or 1e-9 is left alone: it is data, and the ' would make it text.
+func CSVCell(s string) string {
+	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return s
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "nNiI") {
+		return s // a finite number written by strconv (not "-Inf", "+NaN")
+	}
+	return "'" + s
 }
 
 // csvNumber writes f with the fewest digits that read back exactly, or ""

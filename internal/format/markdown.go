@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/internal/table"
+	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -41,7 +42,7 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 		}
 		if !row.Secondary {
 			// a pipe ends the cell even inside a code span unless escaped
-			cells[0] = "`" + strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(row.Name) + "`"
+			cells[0] = "`" + termsafe.Line(strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(row.Name)) + "`"
 		}
 		if row.Metric == nil {
 			cells[len(names)+3] = fmt.Sprintf("**%s** [%d]", NoScoreLabel(row.Run), row.Note)
@@ -74,4 +75,4 @@ var mdEscaper = strings.NewReplacer(
 	"|", `\|`, `\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`,
 	"<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ")
 
-func mdEscape(s string) string { return mdEscaper.Replace(s) }
+func mdEscape(s string) string { return termsafe.String(mdEscaper.Replace(s)) }

@@ -74,10 +74,15 @@ func decimals(score report.Float) int {
 	return precision - 1 - int(math.Floor(math.Log10(v)))
 }
 
+// maxFixed bounds a large value written with decimals: from it on, fixed
+// writes an exponent rather than a row of digits (1e308 would be 309 of
+// them, all but the first sixteen noise).
+const maxFixed = 1e15
+
 // fixed writes v with d decimals, or with three significant digits and
-// an exponent when d passes maxDecimals.
+// an exponent when d passes maxDecimals or v is maxFixed or more.
 func fixed(v float64, d int) string {
-	if d > maxDecimals {
+	if d > maxDecimals || math.Abs(v) >= maxFixed {
 		return strconv.FormatFloat(v, 'e', precision-1, 64)
 	}
 	return strconv.FormatFloat(v, 'f', d, 64)

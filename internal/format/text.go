@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/internal/table"
+	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -26,6 +27,9 @@ func (Text) Render(w io.Writer, r *report.Report) error {
 	cells := make([][]string, len(rows))
 	for i, row := range rows {
 		cells[i] = row.Cells(names)
+		for j := range cells[i] {
+			cells[i][j] = termsafe.Line(cells[i][j])
+		}
 	}
 	header := Header(names)
 	align := make([]table.Align, len(header)) // Benchmark and Units left, the rest right, as JMH
@@ -33,14 +37,17 @@ func (Text) Render(w io.Writer, r *report.Report) error {
 		align[i] = table.Right
 	}
 	var out strings.Builder
+	for j := range header {
+		header[j] = termsafe.Line(header[j])
+	}
 	out.WriteString(table.Text(header, cells, align...))
 	if len(notes) > 0 {
 		out.WriteString("\n")
 		for _, n := range notes {
 			if n.Diagnostic {
-				out.WriteString(Wrap(n.String(), "    ", 100) + "\n")
+				out.WriteString(termsafe.String(Wrap(n.String(), "    ", 100)) + "\n")
 			} else {
-				out.WriteString(n.String() + "\n")
+				out.WriteString(termsafe.String(n.String()) + "\n")
 			}
 		}
 	}
@@ -48,7 +55,7 @@ func (Text) Render(w io.Writer, r *report.Report) error {
 		var warnings []string
 		for _, d := range c.Diagnostics {
 			if d.Severity == "warning" {
-				warnings = append(warnings, Wrap("  "+d.Code+": "+OneLine(d.Message), "    ", 100))
+				warnings = append(warnings, termsafe.String(Wrap("  "+d.Code+": "+OneLine(d.Message), "    ", 100)))
 			}
 		}
 		if len(warnings) > 0 {

@@ -53,6 +53,8 @@ func TestFormatScore(t *testing.T) {
 		{0.0005, 0, "0.001", "0"},
 		{0, report.NaN(), "0", ""},
 		{report.NaN(), report.NaN(), "n/a", ""},
+		{1e308, 1e306, "1.00e+308", "1.00e+306"}, // was a 309-digit integer
+		{-2.5e15, 1, "-2.50e+15", "1.000"},
 	} {
 		if got := Score(tc.score); got != tc.want {
 			t.Errorf("Score(%v) = %q, want %q", tc.score, got, tc.want)

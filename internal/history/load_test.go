@@ -108,7 +108,8 @@ func okRun(key, unit string, score float64) report.Run {
 	b, mode, _ := strings.Cut(key, ":")
 	return report.Run{Key: key, Benchmark: b, Mode: spec.Mode(mode), Threads: 1, Status: report.StatusOK,
 		Primary: &report.Metric{Score: report.Float(score), ScoreError: report.Float(score / 100), ScoreUnit: unit,
-			Count: 5, Stdev: report.Float(score / 200)}}
+			Count: 5, Stdev: report.Float(score / 200), Min: report.Float(score), Max: report.Float(score),
+			RawData: [][]report.Float{{report.Float(score), report.Float(score), report.Float(score), report.Float(score), report.Float(score)}}}}
 }
 
 func failedRun(key string) report.Run {

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/benchspec/benchspec/internal/termsafe"
 )
 
 // Formats are the output formats Write knows; the HTML page is drawn by
@@ -47,6 +49,7 @@ func Summary(h *History) string {
 }
 
 func writeText(w io.Writer, h *History) {
+	w = termsafe.Writer(w) // names and labels come from the reports
 	fmt.Fprintf(w, "History: %s\n", Summary(h))
 	for i := range h.Series {
 		s := &h.Series[i]

@@ -20,6 +20,7 @@ import (
 	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -56,6 +57,16 @@ func (l *Log) Err() error { return l.err }
 
 func (l *Log) printf(format string, args ...any) {
 	if l.err == nil {
+		// Names, failure messages and output come from the benchmark:
+		// no escape sequence of theirs reaches the terminal as one.
+		for i, a := range args {
+			switch a := a.(type) {
+			case string:
+				args[i] = termsafe.String(a)
+			case error:
+				args[i] = termsafe.String(a.Error())
+			}
+		}
 		_, l.err = fmt.Fprintf(l.w, format, args...)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -31,6 +32,16 @@ import (
 // through a pidfd obtained otherwise (opening /proc/PID) is not caught:
 // that takes intent.
 //
+// kill(TID) signals the whole process of thread TID: the parent's threads
+// are targets as its pid is. Those it has when the fork starts (read from
+// /proc/PPID/task; the parent starts its forks from a thread it already
+// has) are refused too; a thread the parent starts later is not known.
+//
+// ptrace(PTRACE_ATTACH) and ptrace(PTRACE_SEIZE) are refused whatever the
+// target: attached to its parent, a body stopped the batch forever. A
+// benchmark that traces a program starts it traced (PTRACE_TRACEME, as
+// exec.Cmd's SysProcAttr.Ptrace does), which stays allowed.
+//
 // It reports whether the filter is in place; it is not on architectures
 // other than amd64 and arm64, nor where the kernel or a container's own
 // seccomp policy refuses it.
@@ -47,7 +58,7 @@ func ShieldParent(ppid, pgrp int) bool {
 	if ppid <= 1 {
 		return false // the parent is gone already
 	}
-	prog := shieldFilter(arch, uint32(ppid), uint32(-pgrp))
+	prog := shieldFilter(arch, uint32(ppid), uint32(-pgrp), parentThreads(ppid))
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return false
 	}
@@ -68,6 +79,30 @@ func ShieldParent(ppid, pgrp int) bool {
 	return errno == 0
 }
 
+// maxShieldThreads bounds the parent's threads the filter names, and so
+// the filter's length (a classic BPF program has at most 4096
+// instructions, and a jump at most 255 forward, over the threads' checks).
+// A Go parent has a handful.
+const maxShieldThreads = 200
+
+// parentThreads lists the thread ids of process ppid other than ppid
+// itself, at most maxShieldThreads of them.
+func parentThreads(ppid int) []uint32 {
+	f, err := os.Open("/proc/" + strconv.Itoa(ppid) + "/task")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(maxShieldThreads + 1)
+	var tids []uint32
+	for _, n := range names {
+		if tid, err := strconv.Atoi(n); err == nil && tid != ppid && tid > 0 && len(tids) < maxShieldThreads {
+			tids = append(tids, uint32(tid))
+		}
+	}
+	return tids
+}
+
 func seccompFilter(flags uintptr, fprog *unix.SockFprog) unix.Errno {
 	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(fprog)))
 	return errno
@@ -76,8 +111,9 @@ func seccompFilter(flags uintptr, fprog *unix.SockFprog) unix.Errno {
 // shieldFilter is the classic BPF program of ShieldParent. seccomp_data
 // is {nr u32, arch u32, ip u64, args [6]u64}; a pid argument is an int,
 // the low 32 bits of args[0] (offset 16 on these little-endian
-// architectures).
-func shieldFilter(arch, ppid, negPgrp uint32) []unix.SockFilter {
+// architectures); ptrace's request is args[0] too. tids are the parent's
+// other threads.
+func shieldFilter(arch, ppid, negPgrp uint32, tids []uint32) []unix.SockFilter {
 	const (
 		ld    = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
@@ -85,36 +121,69 @@ func shieldFilter(arch, ppid, negPgrp uint32) []unix.SockFilter {
 		allow = unix.SECCOMP_RET_ALLOW
 		deny  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
 	)
-	// Instruction indices, for the jumps (relative to the next one).
-	const (
-		iKill  = 10 // checks of kill's pid
-		iPid   = 14 // checks of a tgid or pid argument
-		iAllow = 16
-		iDeny  = 17
-	)
-	to := func(at, target int) uint8 { return uint8(target - at - 1) }
-	return []unix.SockFilter{
-		0: {Code: ld, K: 4}, // arch
-		1: {Code: jeq, K: arch, Jt: 0, Jf: to(1, iAllow)},
-		2: {Code: ld, K: 0}, // syscall number
-		3: {Code: jeq, K: unix.SYS_KILL, Jt: to(3, iKill)},
-		4: {Code: jeq, K: unix.SYS_TGKILL, Jt: to(4, iPid)},
-		5: {Code: jeq, K: unix.SYS_RT_SIGQUEUEINFO, Jt: to(5, iPid)},
-		6: {Code: jeq, K: unix.SYS_RT_TGSIGQUEUEINFO, Jt: to(6, iPid)},
-		7: {Code: jeq, K: unix.SYS_PIDFD_OPEN, Jt: to(7, iPid)},
-		8: {Code: jeq, K: unix.SYS_TKILL, Jt: to(8, iDeny)},
-		9: {Code: ret, K: allow},
-		// kill(pid, sig): the parent, its group, or everything (-1).
-		10: {Code: ld, K: 16},
-		11: {Code: jeq, K: 0xffffffff, Jt: to(11, iDeny)},
-		12: {Code: jeq, K: negPgrp, Jt: to(12, iDeny)},
-		13: {Code: jeq, K: ppid, Jt: to(13, iDeny), Jf: to(13, iAllow)},
-		// tgkill(tgid, …), rt_sigqueueinfo(tgid, …), rt_tgsigqueueinfo(tgid, …), pidfd_open(pid, …).
-		14: {Code: ld, K: 16},
-		15: {Code: jeq, K: ppid, Jt: to(15, iDeny)},
-		16: {Code: ret, K: allow},
-		17: {Code: ret, K: deny},
+	// The program is built in blocks whose jumps name blocks; the
+	// offsets are resolved at the end (relative to the next instruction).
+	type insn struct {
+		unix.SockFilter
+		jt, jf string // target labels; "" is the next instruction
 	}
+	var prog []insn
+	labels := map[string]int{}
+	label := func(name string) { labels[name] = len(prog) }
+	emit := func(code uint16, k uint32, jt, jf string) {
+		prog = append(prog, insn{unix.SockFilter{Code: code, K: k}, jt, jf})
+	}
+	emit(ld, 4, "", "") // arch
+	emit(jeq, arch, "", "allow")
+	emit(ld, 0, "", "") // syscall number
+	emit(jeq, unix.SYS_KILL, "kill", "")
+	emit(jeq, unix.SYS_TGKILL, "tgid", "")
+	emit(jeq, unix.SYS_RT_SIGQUEUEINFO, "pid", "")
+	emit(jeq, unix.SYS_RT_TGSIGQUEUEINFO, "tgid", "")
+	emit(jeq, unix.SYS_PIDFD_OPEN, "pid", "")
+	emit(jeq, unix.SYS_TKILL, "deny", "")
+	emit(jeq, unix.SYS_PTRACE, "ptrace", "")
+	emit(ret, allow, "", "")
+	// tgkill(tgid, tid, …), rt_tgsigqueueinfo(tgid, …): the parent's
+	// process, whichever of its threads.
+	label("tgid")
+	emit(ld, 16, "", "")
+	emit(jeq, ppid, "deny", "allow")
+	// ptrace(request, …): attaching to a process.
+	label("ptrace")
+	emit(ld, 16, "", "")
+	emit(jeq, unix.PTRACE_ATTACH, "deny", "")
+	emit(jeq, unix.PTRACE_SEIZE, "deny", "allow")
+	// kill(pid, sig): everything (-1), the parent's group, else as pid.
+	label("kill")
+	emit(ld, 16, "", "")
+	emit(jeq, 0xffffffff, "deny", "")
+	emit(jeq, negPgrp, "deny", "pid")
+	// rt_sigqueueinfo(pid, …), pidfd_open(pid, …), kill's pid: the
+	// parent or any of its threads (each names the whole process). Last,
+	// so that every jump over the threads' checks stays short.
+	label("pid")
+	emit(ld, 16, "", "")
+	for _, tid := range tids {
+		emit(jeq, tid, "deny", "")
+	}
+	emit(jeq, ppid, "deny", "allow")
+	label("allow")
+	emit(ret, allow, "", "")
+	label("deny")
+	emit(ret, deny, "", "")
+	out := make([]unix.SockFilter, len(prog))
+	for i, in := range prog {
+		out[i] = in.SockFilter
+		to := func(l string) uint8 {
+			if l == "" {
+				return 0
+			}
+			return uint8(labels[l] - i - 1) // within 255: maxShieldThreads
+		}
+		out[i].Jt, out[i].Jf = to(in.jt), to(in.jf)
+	}
+	return out
 }
 
 // ShieldedExec is the role of a benchmark binary started with

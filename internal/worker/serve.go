@@ -259,7 +259,14 @@ var shielded bool
 
 // serveOne runs one assignment and sends what it measured; it returns
 // the fork's exit status.
-func serveOne(a *protocol.Assignment, lookup BodyLookup, testBinary TestBinary, send func(m *protocol.Message) error) int {
+func serveOne(a *protocol.Assignment, lookup BodyLookup, testBinary TestBinary, sendPipe func(m *protocol.Message) error) int {
+	// Every message is held to the protocol's bounds before it leaves.
+	send := func(m *protocol.Message) error {
+		if err := vetMessage(a, m); err != nil {
+			return err
+		}
+		return sendPipe(m)
+	}
 	run := func(clock Clock, emit func(*protocol.Iteration) error) (*Output, error) {
 		if testBinary == nil {
 			return nil, errors.New("this binary runs no package benchmarks (a suite binary's forks run its registered benchmarks; the benchspec program runs packages)")
@@ -317,6 +324,10 @@ func serveOne(a *protocol.Assignment, lookup BodyLookup, testBinary TestBinary, 
 		return 1
 	}
 	if err := send(&protocol.Message{Type: protocol.MsgDone, Metrics: out.Metrics, Profiles: out.Profiles}); err != nil {
+		if me := (*MetricError)(nil); errors.As(err, &me) {
+			send(&protocol.Message{Type: protocol.MsgError, Error: err.Error()})
+			return 1
+		}
 		return 2
 	}
 	return 0

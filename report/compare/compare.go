@@ -183,6 +183,7 @@ func Compare(base, new *report.Report, opts Options) *Result {
 	if note := declaredNote(base, new); note != "" {
 		res.Notes = append(res.Notes, note)
 	}
+	res.Notes = append(res.Notes, envNotes(base, new)...)
 	inNew := make(map[string]*report.Run, len(new.Runs))
 	for i := range new.Runs {
 		inNew[new.Runs[i].Key] = &new.Runs[i]

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/internal/table"
+	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -104,7 +105,8 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 	fmt.Fprintf(&b, "\nregressions: %d, improvements: %d, unchanged: %d, inconclusive: %d, failed: %d; only in %s: %d, only in %s: %d.\n",
 		res.Count(Regression), res.Count(Improvement), res.Count(Unchanged), res.Count(Inconclusive), res.Count(Failed),
 		res.BaseName, len(res.OnlyBase), res.NewName, len(res.OnlyNew))
-	_, err := io.WriteString(w, b.String())
+	// Run names, params and file names come from the reports.
+	_, err := io.WriteString(w, termsafe.String(b.String()))
 	return err
 }
 

@@ -26,8 +26,9 @@ type Nights struct {
 	// spread no change of a few percent could show through.
 	Spread float64
 
-	rep  *report.Report
-	base []report.Metric // each run's primary metric as the real report has it
+	rep   *report.Report
+	base  []report.Metric // each run's primary metric as the real report has it
+	forks [][]report.Fork // each run's forks as the real report has them
 }
 
 // ReadReport reads a JSON report.
@@ -68,6 +69,7 @@ func New(real *report.Report, runs int) (*Nights, error) {
 		}
 		m := *r.Primary
 		n.base = append(n.base, m)
+		n.forks = append(n.forks, r.Forks)
 		r.Primary = &m
 		rep.Runs = append(rep.Runs, r)
 	}
@@ -109,6 +111,7 @@ func (n *Nights) WriteFile(path string, start time.Time, label string, factor fu
 		at := func(v report.Float) report.Float {
 			return report.Float(float64(b.Score)*f + (float64(v)-float64(b.Score))*f*k)
 		}
+		n.rep.Runs[j].Forks = scaledForks(&n.rep.Runs[j], n.forks[j], at)
 		m := n.rep.Runs[j].Primary
 		m.Score, m.Min, m.Max = at(b.Score), at(b.Min), at(b.Max)
 		m.ScoreError, m.Stdev = b.ScoreError*report.Float(f*k), b.Stdev*report.Float(f*k)
@@ -144,6 +147,38 @@ func (n *Nights) WriteFile(path string, start time.Time, label string, factor fu
 		return err
 	}
 	return os.WriteFile(path, data, 0o644)
+}
+
+// scaledForks are forks with their measurement iterations' scores mapped
+// by at and their times made to match (report.Read checks a score
+// against its operations and time); nil, a run without forks, when a
+// mapped score is not positive and no time could make it.
+func scaledForks(r *report.Run, forks []report.Fork, at func(report.Float) report.Float) []report.Fork {
+	unit := report.UnitNs(r.Settings.TimeUnit)
+	out := make([]report.Fork, len(forks))
+	for i, f := range forks {
+		f.Iterations = append([]report.Iteration(nil), f.Iterations...)
+		for k := range f.Iterations {
+			it := &f.Iterations[k]
+			if f.Warmup || it.Phase != "measurement" || it.NoTime {
+				continue
+			}
+			s := at(it.Score)
+			if !(s > 0) {
+				return nil
+			}
+			it.Score = s
+			switch {
+			case r.Mode.Samples():
+			case r.Mode.IsRate():
+				it.TimeNs = report.Float(float64(it.Ops) * unit / float64(s))
+			default:
+				it.TimeNs = report.Float(float64(s) * float64(it.Ops) * unit)
+			}
+		}
+		out[i] = f
+	}
+	return out
 }
 
 // Score returns the score of run j as the real report has it.

@@ -30,6 +30,9 @@ func writeReportAt(t *testing.T, dir, name string, score float64, mod, start tim
 		Env:     report.Env{Start: start, TimerResolutionNs: report.NaN(), TimerOverheadNs: report.NaN()},
 		Runs: []report.Run{{Key: "a:avgt", Benchmark: "a", Mode: "avgt", Threads: 1, Status: report.StatusOK,
 			Primary: &report.Metric{Score: report.Float(score), ScoreError: 1, Stdev: 0.5, Count: 6, ScoreUnit: "ns/op",
+				Min: report.Float(score - 1), Max: report.Float(score + 1), RawData: [][]report.Float{
+					{report.Float(score - 1), report.Float(score - 0.5), report.Float(score)},
+					{report.Float(score), report.Float(score + 0.5), report.Float(score + 1)}},
 				Variance: &report.Variance{Forks: 2, ForkMeans: []report.Float{report.Float(score) - 0.5, report.Float(score) + 0.5}}}}}}
 	data, err := json.Marshal(rep)
 	if err != nil {

@@ -116,8 +116,11 @@ func TestIndexEditedWithSizeAndMtimeKeptIsNotTrusted(t *testing.T) {
 	if after, _ := os.Stat(path); after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) {
 		t.Fatalf("the edit changed size or mtime: %v %v → %v %v", before.Size(), before.ModTime(), after.Size(), after.ModTime())
 	}
-	entries, stale := mustLoad(t, dir)
-	if got := scores(entries)[name]; got != 90 || !stale {
-		t.Errorf("after the edit: score %v (stale %v), want 90 read from the report", got, stale)
+	// The report is read again, not its stale summary: and read, it
+	// contradicts its own raw data (report.Read's check), which is an
+	// error naming the file, never the old value.
+	entries, _, err = Load(dir)
+	if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "score 90") {
+		t.Errorf("after the edit: scores %v, error %v; want the edited report read again and refused", scores(entries), err)
 	}
 }

@@ -1,0 +1,51 @@
+package compare
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/benchspec/benchspec/report"
+)
+
+// envNotes are the notes of a comparison whose sides were measured in
+// different environments — another CPU, Go version, OS or architecture,
+// number of CPUs or GOMAXPROCS — or of which a side is incomplete (its
+// batch stopped before every planned run had run). Neither changes a
+// verdict, which compares the numbers as they are; but a change may be
+// the environment's rather than the code's, and a run missing from an
+// incomplete side is listed rather than compared.
+func envNotes(base, new *report.Report) []string {
+	var notes, diffs []string
+	b, n := &base.Env, &new.Env
+	for _, d := range []struct {
+		what string
+		b, n any
+	}{
+		{"CPU", b.CPU, n.CPU},
+		{"Go version", b.GoVersion, n.GoVersion},
+		{"OS", b.GOOS, n.GOOS},
+		{"architecture", b.GOARCH, n.GOARCH},
+		{"CPU count", b.NumCPU, n.NumCPU},
+		{"GOMAXPROCS", b.GOMAXPROCS, n.GOMAXPROCS},
+	} {
+		if d.b != d.n {
+			diffs = append(diffs, fmt.Sprintf("%s %v in base, %v in new", d.what, d.b, d.n))
+		}
+	}
+	if len(diffs) > 0 {
+		notes = append(notes, "the sides ran in different environments ("+strings.Join(diffs, "; ")+"): a difference may be the environment's, not the code's")
+	}
+	var incomplete []string
+	for _, s := range []struct {
+		name string
+		r    *report.Report
+	}{{"base", base}, {"new", new}} {
+		if !s.r.Complete {
+			incomplete = append(incomplete, s.name)
+		}
+	}
+	if len(incomplete) > 0 {
+		notes = append(notes, strings.Join(incomplete, " and ")+" is incomplete (complete: false): its batch stopped before every planned run had run, so a run missing from it is listed, not compared")
+	}
+	return notes
+}
