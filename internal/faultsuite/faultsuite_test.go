@@ -254,7 +254,8 @@ func TestFaultIsolation(t *testing.T) {
 		// blocked on the mutex, the fork's main goroutine waiting for it.
 		"fault.deadlock:avgt": regexp.MustCompile(`^fork 1: (` +
 			regexp.QuoteMeta("fork exited with status 2: fatal error: all goroutines are asleep - deadlock!") + `|` +
-			regexp.QuoteMeta("timed out after 10s in warmup iteration 1; every goroutine was blocked (a deadlock): goroutine 1 [sync.WaitGroup.Wait], goroutine ") + `\d+` + regexp.QuoteMeta(" [sync.Mutex.Lock]") + `)$`),
+			regexp.QuoteMeta("timed out after 10s in warmup iteration 1; every goroutine was blocked (a deadlock): goroutine 1 [") + `(sync\.WaitGroup\.Wait|select)` +
+			regexp.QuoteMeta("], goroutine ") + `\d+` + regexp.QuoteMeta(" [sync.Mutex.Lock]") + `)$`),
 		"fault.spin:ss":        exact("fork 1: timed out after 10s in measurement iteration 3"),
 		"fault.memory:avgt":    exact("fork 1: fork exited with status 2: fatal error: out of memory"),
 		"fault.closepipe:avgt": exact("fork 1: the benchmark closed or replaced file descriptor 3 (the result pipe) while running; then the fork exited with status 1"),
