@@ -17,7 +17,6 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/benchspec/benchspec/internal/child"
-	"github.com/benchspec/benchspec/internal/lazy"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/testdriver"
 	"github.com/benchspec/benchspec/internal/worker"
@@ -356,7 +355,7 @@ type logLines struct {
 	open  bool // the last line was a log line
 }
 
-var logLine = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^ {4,}\S+\.go:\d+: `) }}
+var logLine = regexp.MustCompile(`^ {4,}\S+\.go:\d+: `)
 
 func (l *logLines) copy(w io.Writer, r io.Reader) {
 	sc := bufio.NewScanner(r)
@@ -366,7 +365,7 @@ func (l *logLines) copy(w io.Writer, r io.Reader) {
 		fmt.Fprintln(w, line)
 		l.mu.Lock()
 		switch {
-		case logLine.Get().MatchString(line):
+		case logLine.MatchString(line):
 			if !l.open {
 				l.group = l.group[:0]
 			}
