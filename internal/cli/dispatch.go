@@ -11,12 +11,8 @@ import (
 // a package benchmark (protocol.EnvAssignment: it runs the package's
 // test binary, internal/testfork), and the shielded start of a package's
 // listing run (protocol.EnvExec: see executor.StartContained). Such a
-// process serves that role and is no command line; ServeChild and
-// IsChild are the one place that decides.
-
-// IsChild reports whether this process was started by a batch as a fork
-// or a guard.
-func IsChild() bool { return worker.IsChild() }
+// process serves that role and is no command line; ServeChild is the
+// one place that decides.
 
 // ServeChild serves the role of a process a batch started, and exits; it
 // returns at once in a process that is a command line.

@@ -3,7 +3,6 @@ package compare
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
@@ -23,7 +22,7 @@ import (
 // A fork that ran in the same seconds, and the difference of the pair
 // carries the code's change and little of the machine's state.
 //
-// The schedule is randomized ABBA blocks (Schedule): blocks of two pairs,
+// The schedule is randomized ABBA blocks (executor.OrderPaired): blocks of two pairs,
 // each AB BA or BA AB at random. Within a block the order is balanced, so
 // a drift that is linear over the block's four forks adds +d to one
 // pair's difference and −d to the other's and cancels in their mean; the
@@ -65,31 +64,6 @@ const (
 
 func (b Build) String() string { return string(b) }
 
-// Schedule returns the order in which a batch runs pairs forks of each of
-// two builds: pairs/2 blocks of four, each A B B A or B A A B chosen at
-// random from seed, and for an odd count a last pair A B or B A at
-// random. Positions 2i and 2i+1 are pair i, the pairing ComparePaired
-// expects. The same seed gives the same schedule.
-func Schedule(pairs int, seed uint64) []Build {
-	rng := rand.New(rand.NewPCG(seed, 0xab_ba))
-	out := make([]Build, 0, 2*max(pairs, 0))
-	for i := 0; i+1 < pairs; i += 2 {
-		if rng.IntN(2) == 0 {
-			out = append(out, BuildA, BuildB, BuildB, BuildA)
-		} else {
-			out = append(out, BuildB, BuildA, BuildA, BuildB)
-		}
-	}
-	if pairs > 0 && pairs%2 == 1 {
-		if rng.IntN(2) == 0 {
-			out = append(out, BuildA, BuildB)
-		} else {
-			out = append(out, BuildB, BuildA)
-		}
-	}
-	return out
-}
-
 // PairedFork is one fork of a paired run: its build and its mean (the
 // mean of its measured values of the primary metric, in the run's
 // unit); NaN for a fork that gave none (it failed), which drops its
@@ -101,7 +75,7 @@ type PairedFork struct {
 
 // PairedRun is one run of a batch that ran two builds' forks in
 // alternation: its forks of both builds in the order they ran, pair i at
-// positions 2i and 2i+1 (Schedule's order). A last fork without a
+// positions 2i and 2i+1 (executor.OrderPaired's order). A last fork without a
 // partner is left out.
 type PairedRun struct {
 	Run
@@ -141,7 +115,7 @@ func logRatios(r PairedRun) (d, a, b []float64, dropped int, err error) {
 	for i := 0; i+1 < len(r.Forks); i += 2 {
 		x, y := r.Forks[i], r.Forks[i+1]
 		if x.Build == y.Build || x.Build != BuildA && x.Build != BuildB || y.Build != BuildA && y.Build != BuildB {
-			return nil, nil, nil, 0, fmt.Errorf("compare: run %s: forks %d and %d are %s and %s, but a pair is one fork of A and one of B, at positions 2i and 2i+1 of the order Schedule gives", r.Key, i+1, i+2, x.Build, y.Build)
+			return nil, nil, nil, 0, fmt.Errorf("compare: run %s: forks %d and %d are %s and %s, but a pair is one fork of A and one of B, at positions 2i and 2i+1 of the order executor.OrderPaired gives", r.Key, i+1, i+2, x.Build, y.Build)
 		}
 		if x.Build == BuildB {
 			x, y = y, x
@@ -252,7 +226,7 @@ func pairedSide(means []float64) Side {
 
 // PairedRuns makes the paired runs of a batch that ran base's and new's
 // forks in alternation, each run's in the order order[key] gives (a
-// Schedule; the k-th A of it is base's fork k, the k-th B new's fork k):
+// executor.OrderPaired; the k-th A of it is base's fork k, the k-th B new's fork k):
 // the runs both reports hold, in base's order, the new side's means
 // converted to the base's unit. A run that failed or was skipped on a
 // side, or whose order is missing or names more forks than a side has,
