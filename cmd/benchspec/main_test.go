@@ -49,7 +49,7 @@ func TestRun(t *testing.T) {
 		{name: "help command", args: []string{"help", "schema"}, stdout: "Usage: benchspec schema"},
 		{name: "validate help", args: []string{"validate", "--help"}, stdout: "Usage: benchspec validate SPEC..."},
 		{name: "schema help", args: []string{"schema", "-h"}, stdout: "Usage: benchspec schema [spec|result|history]"},
-		{name: "compare help", args: []string{"compare", "--help"}, stdout: "The runs of one comparison are one family"},
+		{name: "compare help", args: []string{"compare", "--help"}, stdout: "(--correction holm, the default) keeps the chance of any false regression"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,13 +4,19 @@
 //   - Runs pair by key; runs on one side only are listed, never dropped.
 //   - Forks are the samples: Welch's t-test on the fork means gives the
 //     change's interval in the score's terms, which the threshold needs;
-//     a regression or an improvement also needs the Mann–Whitney U test
-//     (Pair.PRank), because bimodal fork means fool Welch with 3 forks a
-//     side. The rank test's floor is 0.1 with 3 forks a side: 4 at least.
-//   - Beyond the threshold and significant by both: a regression or an
+//     the Mann–Whitney U test on the same means (Pair.PRank) confirms a
+//     verdict where it can reach the family's level, since bimodal fork
+//     means fool Welch; where it cannot (3 forks a side), Welch decides
+//     alone and a note says so.
+//   - The runs of one comparison are one family: Holm's correction keeps
+//     the chance of any false verdict among them at Alpha.
+//   - Beyond the threshold and significant: a regression or an
 //     improvement; within it: unchanged; across it: inconclusive, with the
 //     forks a side that would decide it. A wide interval never reads as
 //     unchanged.
+//   - Two builds run in one batch (benchspec ab) are judged from pairs of
+//     adjacent forks instead (ComparePaired: log ratios, signed-rank with
+//     a Hodges–Lehmann interval, or a paired t-test for few pairs).
 //   - No verdict from a batch that started on a busy machine (ENV_LOAD) or
 //     a run flagged DEAD_CODE; a side whose forks ran back to back gets a
 //     note (Result.Notes), as its interval is too narrow.

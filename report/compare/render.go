@@ -115,7 +115,7 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 func introText(res *Result) string {
 	tests := "Welch's t-test and the Mann-Whitney U test on fork means"
 	if res.Test == PairedTest {
-		tests = "forks of both builds alternated in one batch, paired: the t-test and the Wilcoxon signed-rank test on the log ratios of adjacent forks"
+		tests = "forks of both builds alternated in one batch, paired: the Wilcoxon signed-rank test and its Hodges-Lehmann interval on the log ratios of adjacent forks"
 	}
 	s := fmt.Sprintf("Comparing %s with %s (%s): a change whose %g%% confidence interval lies beyond ±%s, and whose rank test is significant too (p rank < %g) where it can be, is a regression or an improvement; within it unchanged; otherwise inconclusive (not shown either way).",
 		res.BaseName, res.NewName, tests, 100*(1-res.Alpha), percent(res.Threshold, false), res.Alpha)
