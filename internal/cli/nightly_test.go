@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -187,6 +188,28 @@ func TestDisplayChoice(t *testing.T) {
 	t.Setenv("CI", "true")
 	if interactive(os.Stderr) {
 		t.Errorf("CI=true is interactive")
+	}
+}
+
+// plan shows each run's threads, as the run table's names do
+// ("map.Lookup/threads=2"): two runs that differ only in threads are told
+// apart.
+func TestPlanShowsThreads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	body := "version: 1\nname: t\ndefaults: {forks: 1}\nbenchmarks:\n  - include: '^sqrt\\.Sunk$'\n    threads: 2\n  - include: '^sqrt\\.Sunk$'\n    threads: max\n  - include: '^sqrt\\.Sunk$'\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Suite(context.Background(), []string{"plan", path}, registry, &stdout, &stderr); code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, stderr.String())
+	}
+	lines := strings.Split(stdout.String(), "\n")
+	want := [][]string{{"#", "Benchmark", "Params", "Mode", "Threads", "Forks"}, {"1", "sqrt.Sunk", "avgt", "2", "1"}, {"2", "sqrt.Sunk", "avgt", "max", "1"}, {"3", "sqrt.Sunk", "avgt", "1", "1"}}
+	for i, w := range want {
+		if got := strings.Fields(lines[i]); len(got) < len(w) || !slices.Equal(got[:len(w)], w) {
+			t.Errorf("plan line %d: %q, want it to start with %q\n%s", i+1, lines[i], w, stdout.String())
+		}
 	}
 }
 

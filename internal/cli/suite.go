@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -317,7 +318,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		parts = plan.Assign(p, spread)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	header := "#\tBenchmark\tParams\tMode\tForks\tWarmup\tMeasurement\tEstimate"
+	header := "#\tBenchmark\tParams\tMode\tThreads\tForks\tWarmup\tMeasurement\tEstimate"
 	if parts != nil {
 		header += "\tShard"
 	}
@@ -342,7 +343,11 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			grown.Iterations = pr.IterationBound(s.Measurement.Iterations)
 			meas = fmt.Sprintf("%d..%s", s.Measurement.Iterations, phaseString(grown, r.Mode))
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s", r.Index+1, r.Benchmark, strings.Join(ps, " "), r.Mode, forks,
+		threads := strconv.Itoa(s.Threads)
+		if s.Threads == spec.ThreadsMax {
+			threads = "max"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", r.Index+1, r.Benchmark, strings.Join(ps, " "), r.Mode, threads, forks,
 			phaseString(s.Warmup, r.Mode), meas, r.Estimate.Round(time.Millisecond))
 		if parts != nil {
 			fmt.Fprintf(tw, "\t%d/%d", parts[r.Index], spread)

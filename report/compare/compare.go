@@ -134,6 +134,14 @@ type Run struct {
 	Benchmark string            `json:"benchmark"`
 	Params    map[string]string `json:"params"`
 	Mode      spec.Mode         `json:"mode"`
+	Threads   int               `json:"threads,omitempty"` // goroutines running the body, as in the report
+}
+
+// Name is the run's name as the report's tables give it (DisplayName):
+// its benchmark, with "/threads=N" when more than one goroutine ran it
+// and " #N" for a repeated selection.
+func (r Run) Name() string {
+	return (&report.Run{Key: r.Key, Benchmark: r.Benchmark, Threads: r.Threads}).DisplayName()
 }
 
 // Side is one side's score of a pair, in the pair's unit.
@@ -250,7 +258,7 @@ func Compare(base, new *report.Report, opts Options) *Result {
 }
 
 func runOf(r *report.Run) Run {
-	return Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}
+	return Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode, Threads: r.Threads}
 }
 
 // busy returns, for a report whose batch started on a machine that

@@ -49,7 +49,7 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 	ci := fmt.Sprintf("CI (%g%%)", 100*(1-res.Alpha))
 	rows := [][]string{}
 	for _, p := range res.Pairs {
-		rows = append(rows, []string{p.Benchmark, params(p.Params), p.Mode.String(), p.Unit, side(p.Base), side(p.New),
+		rows = append(rows, []string{p.Name(), params(p.Params), p.Mode.String(), p.Unit, side(p.Base), side(p.New),
 			percent(float64(p.Change), true), interval(p.ChangeCI), pValue(p.P), pValue(p.PRank), verdict(p)})
 	}
 	head := append([]string{}, header...)
@@ -116,9 +116,9 @@ func rankFloor(res *Result) bool {
 
 func label(r Run) string {
 	if p := params(r.Params); p != "" {
-		return r.Benchmark + " (" + p + ") " + r.Mode.String()
+		return r.Name() + " (" + p + ") " + r.Mode.String()
 	}
-	return r.Benchmark + " " + r.Mode.String()
+	return r.Name() + " " + r.Mode.String()
 }
 
 func params(m map[string]string) string {
