@@ -123,11 +123,15 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	// again for the plan, whose large run slice its background marking
 	// pages in on the other CPU while the runs are filled.
 	restoreGC := gcpause.Off(frontEndHeadroom)
+	partial := 0 // specs with errors, checked against the registry without them
 	for _, path := range paths {
-		s, err := spec.ParseFile(path)
+		s, err := spec.ParseFilePartial(path)
 		if err != nil {
 			byFile[path] = append(byFile[path], err)
-			continue
+			if s == nil || reg == nil {
+				continue
+			}
+			partial++
 		}
 		entries[path] = len(s.Entries)
 		specs = append(specs, s)
@@ -160,7 +164,7 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	}
 	if len(specs) == len(paths) && reg != nil && len(scoped) == 0 {
 		var err error
-		if opts.listPackages {
+		if opts.listPackages && partial == 0 {
 			var benchmarks []plan.Benchmark
 			benchmarks, err = withPackages(ctx, specs, *reg)
 			if err == nil {
@@ -179,6 +183,9 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 			}
 		} else if err != nil {
 			other = append(other, err)
+		}
+		if partial > 0 {
+			p = nil // of specs without their errors: a check, not a plan
 		}
 	}
 	n := 0
