@@ -40,11 +40,13 @@ func TestFormatScore(t *testing.T) {
 		wantErr    string
 	}{
 		{0, 0, "0", "0"}, // exact zero, as the JSON has it
-		{1.234e-5, 2.1e-7, "0.0000123", "0.0000002"}, // was "≈ 10⁻⁵ ± 0.001"
-		{1.234e-5, 1e-12, "0.0000123", "0.0000001"},  // the error's floor follows the score's decimals
-		{1.234e-5, 3e-5, "0.0000123", "0.0000300"},   // a real error wider than the score still shows
-		{-3.4e-4, 1e-4, "-0.000340", "0.000100"},     // a negative tiny score (DEAD_CODE)
-		{1.5e-13, 2e-14, "1.50e-13", "2.00e-14"},     // beyond 12 decimals: an exponent
+		{1.234e-5, 2.1e-7, "1.23e-05", "2.10e-07"}, // was "≈ 10⁻⁵ ± 0.001"; beyond 6 decimals, an exponent
+		{1.05e-5, 8.98e-5, "1.05e-05", "8.98e-05"}, // was "0.0000105 ± 0.0000898" (ops/ns)
+		{1.234e-5, 1e-12, "1.23e-05", "1.00e-12"},  // an exponent needs no floor to show an error
+		{1.234e-5, 3e-5, "1.23e-05", "3.00e-05"},   // a real error wider than the score still shows
+		{1.234e-4, 1e-12, "0.000123", "0.000001"},  // the error's floor follows the score's decimals
+		{-3.4e-4, 1e-4, "-0.000340", "0.000100"},   // a negative tiny score (DEAD_CODE)
+		{1.5e-13, 2e-14, "1.50e-13", "2.00e-14"},
 		{12.3456, 0.01234, "12.346", "0.012"},
 		{1234567, 0.0001, "1234567.000", "0.001"}, // a tiny error still shows as one
 		{12.3456, 0, "12.346", "0"},               // no spread at all is no error, not 0.001

@@ -402,12 +402,11 @@ func comparePair(base, new *report.Run, opts Options) Pair {
 		if th == 0 {
 			goal = "show a change of this size"
 		}
-		if k, ok := forksToDecide(fa, fb, margin, opts.Alpha); ok {
+		k, ok := forksToDecide(fa, fb, margin, opts.Alpha)
+		if ok {
 			p.ForksNeeded = k
-			p.Reason += fmt.Sprintf(": about %d forks a side would %s", k, goal)
-		} else {
-			p.Reason += fmt.Sprintf(": more than %d forks a side would be needed to %s", forkstat.MaxForks, goal)
 		}
+		p.Reason += forksAdvice(k, ok, goal)
 	}
 	return p
 }
@@ -448,10 +447,21 @@ func rankReason(v Verdict, c, pw, pr float64, n1, n2 int, alpha float64, forks i
 	}
 	s := fmt.Sprintf("Welch's test on the fork means would call it a%s %s (%+.1f%%, p = %s), but the rank test does not (%s)",
 		map[bool]string{true: "n", false: ""}[v == Improvement], v, 100*c, pText(pw), why)
-	if forks == 0 {
-		return s + fmt.Sprintf(": more than %d forks a side would be needed to decide it", forkstat.MaxForks)
+	return s + forksAdvice(forks, forks > 0, "decide it")
+}
+
+// adviceForks is the most forks a side a reason suggests: beyond, the
+// difference is too small for the noise measured to be worth deciding
+// by adding forks (the pair's ForksNeeded still has the estimate).
+const adviceForks = 1000
+
+// forksAdvice ends a reason with the forks a side that would reach goal
+// ("decide it"), k when ok, or says it would take more than adviceForks.
+func forksAdvice(k int, ok bool, goal string) string {
+	if !ok || k > adviceForks {
+		return fmt.Sprintf(": more than %d forks a side would be needed to %s; the difference is too small to decide at this noise", adviceForks, goal)
 	}
-	return s + fmt.Sprintf(": about %d forks a side would decide it", forks)
+	return fmt.Sprintf(": about %d forks a side would %s", k, goal)
 }
 
 // pText writes a p-value with two significant digits.

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -144,9 +146,50 @@ func side(s Side) string {
 		return "n/a"
 	}
 	if !s.Error.Valid() {
-		return fmt.Sprintf("%.3f", float64(s.Score))
+		return score(float64(s.Score))
 	}
-	return fmt.Sprintf("%.3f ± %.3f", float64(s.Score), float64(s.Error))
+	return score(float64(s.Score)) + " ± " + scoreError(float64(s.Error), float64(s.Score))
+}
+
+// score writes a score as the report's tables do (internal/format.Score,
+// which this package may not import): three decimals, three significant
+// digits when it is smaller, an exponent below 10⁻⁴; "0" for zero.
+func score(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return fixedDecimals(v, decimals(v))
+}
+
+// scoreError writes an error in its score's decimals, at least one unit
+// of the last one (internal/format.Error).
+func scoreError(e, v float64) string {
+	if e == 0 {
+		return "0"
+	}
+	d := decimals(v)
+	if d > 6 {
+		return fixedDecimals(e, d)
+	}
+	return fixedDecimals(math.Max(e, math.Pow10(-d)), d)
+}
+
+// decimals is three, or as many as three significant digits of v need.
+func decimals(v float64) int {
+	v = math.Abs(v)
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) || v >= 0.0005 {
+		return 3
+	}
+	return 2 - int(math.Floor(math.Log10(v)))
+}
+
+// fixedDecimals writes v with d decimals, or three significant digits and
+// an exponent beyond 6 decimals.
+func fixedDecimals(v float64, d int) string {
+	if d > 6 {
+		return strconv.FormatFloat(v, 'e', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', d, 64)
 }
 
 func percent(f float64, sign bool) string {
