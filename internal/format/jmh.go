@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"time"
 )
@@ -55,11 +56,44 @@ var jmhPercentiles = []struct {
 //   - secondaryMetrics are the run's secondary metrics under their names
 //     (sample mode's "p0.50" …, like JMH since 1.33 without the "·").
 //
-// Where JMH writes a number that does not exist as the string "NaN" (the
-// error of a score from a single iteration, its confidence interval),
-// this renderer writes null: JSON has no report.NaN, and a string where a number
-// belongs breaks typed readers either way.
+// Where a number does not exist (the error of a score from a single
+// iteration, its confidence interval, and always those of sample mode's
+// percentile secondaries), it is written as JMH writes it, the string
+// "NaN" ("+INF", "-INF" for infinities; jmhNum), not the report's null:
+// readers made for JMH meet those strings in JMH's own output (Jackson
+// and JavaScript's Number read "NaN" as NaN), while null reads as 0 in
+// some (Jackson's primitive double) and is seen in no JMH file.
 type JMH struct{}
+
+// jmhNum is a number as JMH's JSONResultFormat writes it.
+type jmhNum float64
+
+func (v jmhNum) MarshalJSON() ([]byte, error) {
+	switch f := float64(v); {
+	case math.IsNaN(f):
+		return []byte(`"NaN"`), nil
+	case math.IsInf(f, 1):
+		return []byte(`"+INF"`), nil
+	case math.IsInf(f, -1):
+		return []byte(`"-INF"`), nil
+	}
+	return report.Float(v).MarshalJSON()
+}
+
+// jmhPercentileMap is scorePercentiles in JMH's order ("0.0" … "100.0").
+type jmhPercentileMap map[string]jmhNum
+
+func (m jmhPercentileMap) MarshalJSON() ([]byte, error) {
+	out := []byte{'{'}
+	for i, p := range jmhPercentiles {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		v, _ := m[p.key].MarshalJSON()
+		out = append(append(append(out, '"'), p.key...), append([]byte(`":`), v...)...)
+	}
+	return append(out, '}'), nil
+}
 
 type jmhResult struct {
 	JMHVersion            string               `json:"jmhVersion"`
@@ -84,13 +118,13 @@ type jmhResult struct {
 }
 
 type jmhMetric struct {
-	Score            report.Float       `json:"score"`
-	ScoreError       report.Float       `json:"scoreError"`
-	ScoreConfidence  [2]report.Float    `json:"scoreConfidence"`
-	ScorePercentiles report.Percentiles `json:"scorePercentiles"`
-	ScoreUnit        string             `json:"scoreUnit"`
-	RawData          [][]report.Float   `json:"rawData,omitempty"`
-	RawDataHistogram [][][]report.Bin   `json:"rawDataHistogram,omitempty"`
+	Score            jmhNum           `json:"score"`
+	ScoreError       jmhNum           `json:"scoreError"`
+	ScoreConfidence  [2]jmhNum        `json:"scoreConfidence"`
+	ScorePercentiles jmhPercentileMap `json:"scorePercentiles"`
+	ScoreUnit        string           `json:"scoreUnit"`
+	RawData          [][]jmhNum       `json:"rawData,omitempty"`
+	RawDataHistogram [][][]report.Bin `json:"rawDataHistogram,omitempty"`
 }
 
 // Render writes r in JMH's JSON format to w.
@@ -154,15 +188,18 @@ func jmhResultOf(env *report.Env, run *report.Run) jmhResult {
 // does not keep (99.999 and 99.9999).
 func jmhMetricOf(m *report.Metric) jmhMetric {
 	out := jmhMetric{
-		Score:            m.Score,
-		ScoreError:       m.IterationError, // JMH's scoreError is over iterations
-		ScoreConfidence:  [2]report.Float{m.Score - m.IterationError, m.Score + m.IterationError},
-		ScorePercentiles: make(report.Percentiles, len(jmhPercentiles)),
+		Score:            jmhNum(m.Score),
+		ScoreError:       jmhNum(m.IterationError), // JMH's scoreError is over iterations
+		ScoreConfidence:  [2]jmhNum{jmhNum(m.Score - m.IterationError), jmhNum(m.Score + m.IterationError)},
+		ScorePercentiles: make(jmhPercentileMap, len(jmhPercentiles)),
 		ScoreUnit:        m.ScoreUnit,
-		RawData:          m.RawData,
+		RawData:          make([][]jmhNum, len(m.RawData)),
 	}
-	if out.RawData == nil {
-		out.RawData = [][]report.Float{}
+	for i, fork := range m.RawData {
+		out.RawData[i] = make([]jmhNum, len(fork))
+		for j, v := range fork {
+			out.RawData[i][j] = jmhNum(v)
+		}
 	}
 	quantile := rawQuantile(m.RawData)
 	if m.Histogram != nil {
@@ -173,7 +210,7 @@ func jmhMetricOf(m *report.Metric) jmhMetric {
 		if !ok {
 			v = quantile(p.q)
 		}
-		out.ScorePercentiles[p.key] = v
+		out.ScorePercentiles[p.key] = jmhNum(v)
 	}
 	return out
 }
