@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -232,5 +233,34 @@ func TestPlanShards(t *testing.T) {
 	stdout.Reset()
 	if code := Suite(context.Background(), []string{"plan", path, "--shard", "2/2"}, registry, &stdout, &stderr); code != 0 || !strings.HasSuffix(stdout.String(), "shard 2/2: 2 of 4 runs, estimated 2s\n") {
 		t.Errorf("plan --shard 2/2: exit %d:\n%s", code, stdout.String())
+	}
+}
+
+// A run or plan of package entries builds their test binaries before the
+// plan exists; when that takes a while, stderr says so before the
+// estimate, which is of the runs alone (an estimate of 9 s once took 42 s
+// with the build). --quiet leaves the note out.
+func TestPackageBuildTimeIsNoted(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.yaml")
+	body := "version: 1\nname: t\ndefaults: {forks: 1, warmup: {iterations: 0}, measurement: {iterations: 1, time: 10ms}}\nbenchmarks:\n  - package: strings\n    include: '^BenchmarkIndex$'\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := registry
+	reg.Packages = func(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error) {
+		time.Sleep(1100 * time.Millisecond) // a build
+		return []plan.Benchmark{{Name: "Index", Package: "strings", GoTest: &plan.GoTest{ImportPath: "strings", Func: "BenchmarkIndex", Name: "BenchmarkIndex"}}}, nil
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Suite(context.Background(), []string{"plan", path}, reg, &stdout, &stderr); code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, stderr.String())
+	}
+	// The time is the machine's: at least the 1.1 s the resolver slept.
+	if re := regexp.MustCompile(`^# Test binaries of 1 package entry built and listed in (1\.[1-9]|[2-9](\.\d)?|\d\d+(\.\d)?)s \(cached for the next run; not in the estimate\)\n$`); !re.MatchString(stderr.String()) {
+		t.Errorf("plan stderr %q, want it to match %s", stderr.String(), re)
+	}
+	if !strings.Contains(stdout.String(), "1 runs, estimated") {
+		t.Errorf("plan stdout:\n%s", stdout.String())
 	}
 }

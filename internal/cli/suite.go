@@ -166,7 +166,14 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 		var err error
 		if opts.listPackages && partial == 0 {
 			var benchmarks []plan.Benchmark
+			start := time.Now()
 			benchmarks, err = withPackages(ctx, specs, *reg)
+			if d := time.Since(start); err == nil && d >= time.Second && !opts.quiet {
+				// Not in the estimate, which is of the runs: say where
+				// the time went before the estimate is printed.
+				fmt.Fprintf(e.Stderr, "# Test binaries of %s built and listed in %s (cached for the next run; not in the estimate)\n",
+					plural(opts.packages, "package entry", "package entries"), d.Round(100*time.Millisecond))
+			}
 			if err == nil {
 				p, err = plan.Build(specs, benchmarks)
 			}
@@ -216,6 +223,8 @@ type loadOpts struct {
 	// listPackages builds the test binaries of `package:` entries and
 	// lists their benchmarks (plan, run); validate does not.
 	listPackages bool
+	// quiet leaves out the note of how long that took (run --quiet).
+	quiet bool
 
 	// packages is set by load: the number of `package:` entries.
 	packages int
@@ -434,7 +443,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if !ok {
 		return 2
 	}
-	p, ok := load(ctx, e, paths, &reg, &loadOpts{allowOutside: *allowOutside, listPackages: true})
+	p, ok := load(ctx, e, paths, &reg, &loadOpts{allowOutside: *allowOutside, listPackages: true, quiet: *quiet})
 	if ok {
 		p, ok = shard.apply(p, e)
 	}
