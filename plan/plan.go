@@ -13,9 +13,9 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
