@@ -419,7 +419,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	journalFlag := fs.String("journal", "", "record every finished fork in this `file` (default: REPORT.journal with --out, none without)")
 	resume := fs.String("resume", "", "resume the batch recorded in this `journal`: run only the forks it lacks (SPECs default to the journal's)")
 	strict := fs.Bool("strict", false, "exit 1 when any diagnostic is a warning, the environment check's included: a number not to be trusted fails the batch")
-	verbose := fs.Bool("verbose", false, "on a terminal, show the JMH run log instead of the progress bar")
+	verbose := fs.Bool("verbose", false, "show the JMH run log (instead of the progress bar on a terminal, of a line per run elsewhere), and the text table's footnotes in full")
 	label := fs.String("label", "", "record this `label` in the report, such as a CI build number (benchspec history shows it)")
 	resultsRoot := fs.String("results-dir", "", "also keep the JSON report as `DIR`/SUITE/<UTC start>.json, with its journal, and as DIR/SUITE/latest.json")
 	var shard shardFlags
@@ -434,6 +434,9 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	renderer, err := reg.renderer(*formatName)
 	if err != nil {
 		return e.UsageError("--format: %v", err)
+	}
+	if _, ok := renderer.(format.Text); ok && *verbose {
+		renderer = format.Text{Verbose: true} // footnotes in full
 	}
 	order, err := orderF.resolve(fs)
 	if err != nil {

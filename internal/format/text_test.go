@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benchspec/benchspec/internal/reporttest"
 	"github.com/benchspec/benchspec/report"
@@ -99,4 +100,45 @@ func TestTextEdgeScoresGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	reporttest.Golden(t, "edges.golden", out.String())
+}
+
+// TestFootnotesAreShort: a table's footnote is the first clause of its
+// reason within MaxNote characters, with a line saying where the rest is;
+// Text{Verbose: true} writes it whole.
+func TestFootnotesAreShort(t *testing.T) {
+	p, forks, env := reporttest.Fixture()
+	rep := report.Build(p, forks, env)
+	rep.Runs[3].Error = "exit status 2: " + strings.Repeat("panic: a failure that goes on and on ", 30)
+	_, notes := Rows(rep)
+	if len(notes) == 0 {
+		t.Fatal("no footnotes")
+	}
+	long := 0
+	for _, n := range notes {
+		if l := utf8.RuneCountInString(n.String()); l > MaxNote {
+			t.Errorf("note %d: %d characters, want at most %d: %s", n.N, l, MaxNote, n)
+		}
+		if !strings.HasPrefix(n.Full, strings.TrimSuffix(n.Reason, "…")) {
+			t.Errorf("note %d: %q is not the start of %q", n.N, n.Reason, n.Full)
+		}
+		if n.Shortened() {
+			long++
+		}
+	}
+	if long == 0 {
+		t.Fatal("no note was shortened")
+	}
+	var short, full strings.Builder
+	if err := (Text{}).Render(&short, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := (Text{Verbose: true}).Render(&full, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(short.String(), ShortenedNotes) || strings.Count(short.String(), "goes on and on") >= 30 {
+		t.Errorf("the table's notes are not cut short, or do not say so:\n%s", short.String())
+	}
+	if strings.Contains(full.String(), ShortenedNotes) || strings.Count(full.String(), "goes on and on") != 30 || !strings.Contains(full.String(), "run more forks (about 5 would make it narrower than the score)") {
+		t.Errorf("Text{Verbose: true} does not write the notes whole:\n%s", full.String())
+	}
 }
