@@ -8,7 +8,13 @@ import (
 // selection holds the keys of an entry that decide what it selects: an
 // entry with one of them wrong is left out of a partial spec, as it
 // cannot be checked against the benchmarks.
-var selection = map[string]bool{"include": true, "exclude": true, "params": true, "package": true}
+func selection(key string) bool {
+	switch key {
+	case "include", "exclude", "params", "package":
+		return true
+	}
+	return false
+}
 
 // prune removes from d.value what the errors are about, for ParsePartial:
 // a wrong setting, of the defaults or of an entry, is deleted (the
@@ -54,7 +60,7 @@ func (d *document) prune() bool {
 				return false
 			}
 			m, ok := list[i].(map[string]any)
-			if len(tok) == 3 || !ok || selection[unescapeToken(tok[3])] {
+			if len(tok) == 3 || !ok || selection(unescapeToken(tok[3])) {
 				d.dropped[i] = true
 				list[i] = map[string]any{"include": "^$"} // built, then left out
 				continue

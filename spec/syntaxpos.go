@@ -147,13 +147,14 @@ func lineOffset(data []byte, line int) int {
 	return off
 }
 
-// blockProblems are yaml.v3's messages about a block construct that
-// begins at the first token of the line it names.
-var blockProblems = map[string]bool{
-	"could not find expected ':'":         true,
-	"did not find expected key":           true,
-	"did not find expected '-' indicator": true,
-	"did not find expected node content":  true,
+// blockProblem reports whether msg is one of yaml.v3's messages about a
+// block construct that begins at the first token of the line it names.
+func blockProblem(msg string) bool {
+	switch msg {
+	case "could not find expected ':'", "did not find expected key", "did not find expected '-' indicator", "did not find expected node content":
+		return true
+	}
+	return false
 }
 
 // syntaxPos finds where on line (1-based) the yaml.v3 problem msg lies:
@@ -237,7 +238,7 @@ func syntaxPos(data []byte, line int, msg string) (l, col int, hint string, ok b
 		return at(first, "")
 	case msg == "did not find expected key" && it.afterQuoted >= 0:
 		return at(it.afterQuoted, "; text after a quoted string: quote the whole value")
-	case blockProblems[msg] && first < len(text):
+	case blockProblem(msg) && first < len(text):
 		// The construct yaml.v3 names begins at the line's first token.
 		return at(first, "")
 	}
