@@ -94,7 +94,7 @@ func TestWarmupForksAndSetupFailure(t *testing.T) {
   - include: '^e2e\.badSetup$'
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
-	r := suite(t, "run", spec, "--format", "json", "--out", out)
+	r := suite(t, "run", spec, "--format", "json", "--out", out, "--verbose") // the run log, not on a terminal
 	if r.Code != 1 {
 		t.Fatalf("exit %d, want 1 (the setup failure): %s", r.Code, r.Stderr)
 	}

@@ -165,7 +165,7 @@ func TestInterleavedOrder(t *testing.T) {
     forks: 2
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
-	r := mustRun(t, []string{"CI=true"}, "run", spec, "--order", "interleaved", "--format", "json", "--out", out)
+	r := mustRun(t, []string{"CI=true"}, "run", spec, "--order", "interleaved", "--format", "json", "--out", out, "--verbose")
 	var headers []string
 	for _, line := range strings.Split(r.Stderr, "\n") {
 		if strings.HasPrefix(line, "# Benchmark: ") {
@@ -223,7 +223,7 @@ func TestRandomOrderIsReproducible(t *testing.T) {
 	var seqs [][]string
 	for range 2 {
 		out := filepath.Join(t.TempDir(), "r.json")
-		r := mustRun(t, []string{"CI=true"}, "run", spec, "--order", "random", "--seed", "7", "--format", "json", "--out", out)
+		r := mustRun(t, []string{"CI=true"}, "run", spec, "--order", "random", "--seed", "7", "--format", "json", "--out", out, "--verbose")
 		seqs = append(seqs, forkSequence(t, r.Stderr))
 		rep, _ := readReport(t, out)
 		if o := rep.Order; o == nil || o.Kind != "random" || o.Seed == nil || *o.Seed != 7 {

@@ -115,7 +115,7 @@ func TestRunEndToEnd(t *testing.T) {
     modes: [avgt, thrpt]
 `)
 	out := filepath.Join(t.TempDir(), "r.json")
-	r := suite(t, "run", spec, "--format", "json", "--out", out)
+	r := suite(t, "run", spec, "--format", "json", "--out", out, "--verbose") // the run log, not on a terminal
 	if r.Code != 0 {
 		t.Fatalf("exit %d, want 0; stderr:\n%s", r.Code, r.Stderr)
 	}

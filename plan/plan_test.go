@@ -87,6 +87,24 @@ benchmarks:
 	}
 }
 
+// TestEstimateOfAPackageBenchmark: a fork of a go test benchmark costs
+// its test binary's start and testing.B's b.N ramp on every timed
+// iteration, which the estimate of its runs includes.
+func TestEstimateOfAPackageBenchmark(t *testing.T) {
+	s := spec.DefaultSettings()
+	s.Forks, s.WarmupForks = 3, 0
+	s.Warmup = spec.Iterations{Iterations: 2, Time: 100 * time.Millisecond, BatchSize: 1}
+	s.Measurement = spec.Iterations{Iterations: 4, Time: 100 * time.Millisecond, BatchSize: 1}
+	r := Run{Benchmark: "Empty", Mode: spec.ModeAverageTime, Settings: s}
+	if got, want := estimate(&r), 3*(ForkOverhead+600*time.Millisecond); got != want {
+		t.Errorf("registered benchmark: estimate %v, want %v", got, want)
+	}
+	r.GoTest = &GoTest{ImportPath: "example.com/p", Func: "BenchmarkEmpty", Name: "BenchmarkEmpty"}
+	if got, want := estimate(&r), 3*(ForkOverhead+GoTestForkOverhead+6*120*time.Millisecond); got != want {
+		t.Errorf("package benchmark: estimate %v, want %v: 3 forks of the test binary's start and 6 iterations of 100 ms with testing.B's ramp", got, want)
+	}
+}
+
 func TestPlanErrors(t *testing.T) {
 	s := mustParse(t, `benchmarks:
   - include: '^sqrt\.Sunkk$'

@@ -25,6 +25,12 @@ type document struct {
 	bad    map[string]bool
 	errPtr map[string]bool // pointers that already have an error
 	errs   ErrorList
+	// unplaced counts the errors recorded at a position alone, not at a
+	// pointer (syntax, duplicate keys): a spec with one is not pruned
+	// (partial).
+	unplaced int
+	// dropped marks the entries prune leaves out of a partial spec.
+	dropped map[int]bool
 	// omitted counts the errors dropped to keep errs within maxErrors
 	// (a file of a million duplicate keys would otherwise print them
 	// all).
@@ -50,6 +56,7 @@ func newDocument(path string) *document {
 // maxErrors by position are kept; whenever twice as many have piled up,
 // the later ones are dropped and counted.
 func (d *document) errorAt(line, col int, format string, args ...any) {
+	d.unplaced++
 	d.errs = append(d.errs, &Error{Pos: Pos{File: d.path, Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)})
 	if len(d.errs) >= 2*maxErrors {
 		d.trimErrors()
@@ -89,6 +96,7 @@ func (d *document) errorPtr(ptr string, format string, args ...any) {
 	d.errPtr[ptr] = true
 	p := d.pos(ptr)
 	d.errorAt(p.Line, p.Col, format, args...)
+	d.unplaced--
 }
 
 // errorKey records an error at the key of the mapping member ptr names.
@@ -96,6 +104,7 @@ func (d *document) errorKey(ptr string, format string, args ...any) {
 	if _, k := d.node(ptr); k != nil {
 		d.errPtr[ptr] = true
 		d.errorNode(k, format, args...)
+		d.unplaced--
 		return
 	}
 	d.errorPtr(ptr, format, args...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"syscall"
 )
 
@@ -82,12 +83,15 @@ func fileKind(m os.FileMode) string {
 // bounds the work a hostile file can cause (alias bombs, deep nesting,
 // huge files).
 func Parse(path string, data []byte) (s *Spec, err error) {
+	return parse(newDocument(path), path, data)
+}
+
+func parse(d *document, path string, data []byte) (s *Spec, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s, err = nil, ErrorList{{Pos: Pos{File: path, Line: 1, Col: 1}, Msg: fmt.Sprintf("internal error while reading the spec: %v", r)}}
 		}
 	}()
-	d := newDocument(path)
 	if d.load(data) {
 		schema, err := loadSchema()
 		if err != nil {
@@ -100,6 +104,43 @@ func Parse(path string, data []byte) (s *Spec, err error) {
 		return nil, d.errorList()
 	}
 	return d.build(data), nil
+}
+
+// ParsePartial is Parse, which also returns, with the errors of a spec
+// whose problems are all in its defaults or its entries, the spec without
+// them: without the settings that are wrong (defaults and entries fall
+// back to the settings above them) and without the entries whose
+// include, exclude, params or package are wrong. A front end checks that
+// spec against the benchmarks, so that one pass reports the entries that
+// select nothing alongside the schema's errors. It is no spec to run. It
+// returns a nil Spec for any other problem: YAML syntax, duplicate keys,
+// the version, the name, the list of benchmarks as a whole.
+func ParsePartial(path string, data []byte) (s *Spec, err error) {
+	d := newDocument(path)
+	s, err = parse(d, path, data)
+	if err == nil || s != nil {
+		return s, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s = nil // a value the pruning missed: no partial spec
+		}
+	}()
+	if d.value != nil && d.prune() {
+		s = d.build(data)
+		s.Entries = slices.DeleteFunc(s.Entries, func(e Entry) bool { return d.dropped[e.Index] })
+	}
+	return s, err
+}
+
+// ParseFilePartial reads the spec file at path and parses it with
+// ParsePartial.
+func ParseFilePartial(path string) (*Spec, error) {
+	data, err := readSpec(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePartial(path, data)
 }
 
 func sha256Hex(data []byte) string {

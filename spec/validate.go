@@ -105,7 +105,15 @@ func (d *document) schemaError(s *specSchema, e violation) {
 			d.errorPtr(ptr, "%s: expected %s, got %s", field, expected, describe(v))
 		}
 	case "enum":
-		d.errorPtr(ptr, "%s: invalid value %s; valid values: %s", field, short(v), strings.ReplaceAll(detail(e, "allowed"), `"`, ""))
+		allowed := strings.ReplaceAll(detail(e, "allowed"), `"`, "")
+		hint := ""
+		if str, ok := v.(string); ok {
+			// Not for a word that shares nothing with it ("xy" is not "s").
+			if m := closest(str, strings.Split(allowed, ", ")); m != "" && suggest.Distance(strings.ToLower(str), strings.ToLower(m)) < max(len(str), len(m)) {
+				hint = fmt.Sprintf(" (did you mean %q?)", m)
+			}
+		}
+		d.errorPtr(ptr, "%s: invalid value %s%s; valid values: %s", field, short(v), hint, allowed)
 	case "const":
 		if _, isNum := v.(int64); isNum && ptr == "/version" {
 			d.errorPtr(ptr, "version: unsupported spec version %v; this benchspec reads version %s", v, detail(e, "allowed"))

@@ -160,7 +160,11 @@ func (d *document) syntaxError(data []byte, err error) {
 			}
 		}
 	}
-	d.errorAt(max(line, 1), col, "invalid YAML: %s", msg)
+	hint := ""
+	if col == 1 && line > 0 {
+		line, col, hint, _ = syntaxPos(data, line, msg)
+	}
+	d.errorAt(max(line, 1), col, "invalid YAML: %s%s", msg, hint)
 }
 
 // duplicateKeys reports every key that repeats an earlier key of the same

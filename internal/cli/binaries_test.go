@@ -115,7 +115,8 @@ func writeQuickSpec(t *testing.T) (dir, path string) {
 
 // TestBothValidatesGiveOneVerdict: the standalone validate and a suite's
 // say the same of the same spec, at the same positions — once said "ok"
-// and the other refused env at the entry's line.
+// and the other refused env at the entry's line. The suite adds, after
+// them, what only its registry knows: entries that select nothing.
 func TestBothValidatesGiveOneVerdict(t *testing.T) {
 	bs, suite := binaries(t)
 	for _, path := range []string{"testdata/bad/fork_env.yaml", "testdata/bad/bad_names.yaml", "testdata/good/minimal.yaml"} {
@@ -130,7 +131,7 @@ func TestBothValidatesGiveOneVerdict(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := string(golden) + spec.Summary(1, strings.Count(string(golden), "\n")) + "\n"
-			if a.code != 2 || a.stderr != want || b.stderr != want {
+			if a.code != 2 || a.stderr != want || b.stderr != want && !(strings.HasPrefix(b.stderr, string(golden)) && strings.Contains(b.stderr, "matches no registered benchmark")) {
 				t.Errorf("%s: exit %d and %d; want 2 and\n%s\nbenchspec:\n%s\nsuite:\n%s", path, a.code, b.code, want, a.stderr, b.stderr)
 			}
 			continue

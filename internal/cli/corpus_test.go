@@ -422,3 +422,43 @@ func TestPlanRefusesHugeProducts(t *testing.T) {
 		t.Errorf("plan: exit %d, %d bytes allocated, stdout %q, stderr:\n%s", code, alloc, stdout.String(), stderr.String())
 	}
 }
+
+// TestValidateReportsEveryMistakeAtOnce: a spec with schema errors is
+// also checked against the registry without them, so one validate lists
+// the entries that select nothing and the unknown parameters beside the
+// schema's errors, not after they are fixed.
+func TestValidateReportsEveryMistakeAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	body := `version: 1
+name: t
+defaults: {modes: [avgtt]}
+benchmarks:
+  - include: '^sort\.Ints$'
+    forkz: 2
+    params: {sizes: [1]}
+  - include: '^sort\.Intz$'
+  - include: '('
+`
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := Suite(context.Background(), []string{"validate", path}, registry, &stdout, &stderr)
+	want := []string{
+		path + `:3:20: defaults.modes[0]: invalid value "avgtt" (did you mean "avgt"?)`,
+		path + `:6:5: unknown key "forkz" in benchmarks[0] (did you mean "forks"?)`,
+		path + `:9:14: benchmarks[2].include: invalid regular expression "("`,
+		path + `:7:14: params: no selected benchmark declares parameter "sizes"`,
+		path + `:8:14: include "^sort\\.Intz$" matches no registered benchmark`,
+		"1 file, 5 errors\n",
+	}
+	lines := strings.SplitAfter(stderr.String(), "\n")
+	if code != 2 || len(lines) != len(want)+1 {
+		t.Fatalf("exit %d, %d lines; want 2 and %d:\n%s", code, len(lines)-1, len(want), stderr.String())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want it to start with %q", i+1, lines[i], w)
+		}
+	}
+}

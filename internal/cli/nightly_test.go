@@ -5,15 +5,15 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/protocol"
-	"github.com/benchspec/benchspec/internal/runlog"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
@@ -169,24 +169,49 @@ func TestProgressLines(t *testing.T) {
 	}
 }
 
-// Not a terminal, or CI=true: no bar.
+// Not a terminal, or CI=true: a line per run (the run log with --verbose);
+// no bar.
 func TestDisplayChoice(t *testing.T) {
 	p := &plan.Plan{}
 	var buf bytes.Buffer
 	if obs, _ := display(&buf, p, false, false); obs == nil {
 		t.Errorf("a pipe gets no display")
+	} else if _, ok := obs.(*runLines); !ok {
+		t.Errorf("a pipe gets %T, want a line per run", obs)
+	}
+	if obs, _ := display(&buf, p, false, true); obs == nil {
+		t.Errorf("a pipe with --verbose gets no display")
 	} else if _, ok := obs.(fanOut); !ok {
-		t.Errorf("a pipe gets %T, want the run log and the plain lines", obs)
+		t.Errorf("a pipe with --verbose gets %T, want the run log and a line per fork", obs)
 	}
 	if obs, _ := display(&buf, p, true, false); obs != nil {
 		t.Errorf("--quiet gets %T", obs)
 	}
-	if _, ok := func() executor.Observer { o, _ := display(&buf, p, false, true); return o }().(*runlog.Log); !ok {
-		t.Errorf("--verbose does not get the run log alone")
-	}
 	t.Setenv("CI", "true")
 	if interactive(os.Stderr) {
 		t.Errorf("CI=true is interactive")
+	}
+}
+
+// plan shows each run's threads, as the run table's names do
+// ("map.Lookup/threads=2"): two runs that differ only in threads are told
+// apart.
+func TestPlanShowsThreads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	body := "version: 1\nname: t\ndefaults: {forks: 1}\nbenchmarks:\n  - include: '^sqrt\\.Sunk$'\n    threads: 2\n  - include: '^sqrt\\.Sunk$'\n    threads: max\n  - include: '^sqrt\\.Sunk$'\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Suite(context.Background(), []string{"plan", path}, registry, &stdout, &stderr); code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, stderr.String())
+	}
+	lines := strings.Split(stdout.String(), "\n")
+	want := [][]string{{"#", "Benchmark", "Params", "Mode", "Threads", "Forks"}, {"1", "sqrt.Sunk", "avgt", "2", "1"}, {"2", "sqrt.Sunk", "avgt", "max", "1"}, {"3", "sqrt.Sunk", "avgt", "1", "1"}}
+	for i, w := range want {
+		if got := strings.Fields(lines[i]); len(got) < len(w) || !slices.Equal(got[:len(w)], w) {
+			t.Errorf("plan line %d: %q, want it to start with %q\n%s", i+1, lines[i], w, stdout.String())
+		}
 	}
 }
 
@@ -209,5 +234,66 @@ func TestPlanShards(t *testing.T) {
 	stdout.Reset()
 	if code := Suite(context.Background(), []string{"plan", path, "--shard", "2/2"}, registry, &stdout, &stderr); code != 0 || !strings.HasSuffix(stdout.String(), "shard 2/2: 2 of 4 runs, estimated 2s\n") {
 		t.Errorf("plan --shard 2/2: exit %d:\n%s", code, stdout.String())
+	}
+}
+
+// A run or plan of package entries builds their test binaries before the
+// plan exists; when that takes a while, stderr says so before the
+// estimate, which is of the runs alone (an estimate of 9 s once took 42 s
+// with the build). --quiet leaves the note out.
+func TestPackageBuildTimeIsNoted(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.yaml")
+	body := "version: 1\nname: t\ndefaults: {forks: 1, warmup: {iterations: 0}, measurement: {iterations: 1, time: 10ms}}\nbenchmarks:\n  - package: strings\n    include: '^BenchmarkIndex$'\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := registry
+	reg.Packages = func(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error) {
+		time.Sleep(1100 * time.Millisecond) // a build
+		return []plan.Benchmark{{Name: "Index", Package: "strings", GoTest: &plan.GoTest{ImportPath: "strings", Func: "BenchmarkIndex", Name: "BenchmarkIndex"}}}, nil
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Suite(context.Background(), []string{"plan", path}, reg, &stdout, &stderr); code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, stderr.String())
+	}
+	// The time is the machine's: at least the 1.1 s the resolver slept.
+	if re := regexp.MustCompile(`^# Test binaries of 1 package entry built and listed in (1\.[1-9]|[2-9](\.\d)?|\d\d+(\.\d)?)s \(cached for the next run; not in the estimate\)\n$`); !re.MatchString(stderr.String()) {
+		t.Errorf("plan stderr %q, want it to match %s", stderr.String(), re)
+	}
+	if !strings.Contains(stdout.String(), "1 runs, estimated") {
+		t.Errorf("plan stdout:\n%s", stdout.String())
+	}
+}
+
+// A line per run, when it ends, not per fork or iteration: the log of a
+// batch that is not watched on a terminal stays as long as its plan.
+func TestRunLines(t *testing.T) {
+	p := &plan.Plan{Estimate: 40 * time.Second, Runs: []plan.Run{
+		{Index: 0, Key: "a:avgt", Benchmark: "a", Settings: spec.Settings{Forks: 2}, Estimate: 20 * time.Second},
+		{Index: 1, Key: "b:avgt", Benchmark: "b", Settings: spec.Settings{Forks: 2}, Estimate: 20 * time.Second},
+	}}
+	now := time.Date(2026, 1, 15, 2, 30, 0, 0, time.UTC)
+	var out bytes.Buffer
+	l := newRunLines(&out, p, func() time.Time { return now })
+	var forks []protocol.ForkResult
+	for fork := 1; fork <= 2; fork++ {
+		l.ForkStart(&p.Runs[0], fork, 2, false, fork-1, 4)
+		l.Iteration(&p.Runs[0], fork, &protocol.Iteration{})
+		now = now.Add(5 * time.Second)
+		f := protocol.ForkResult{Fork: fork, Wall: 5 * time.Second}
+		l.ForkEnd(&p.Runs[0], &f)
+		forks = append(forks, f)
+	}
+	l.RunEnd(&p.Runs[0], forks)
+	l.ForkStart(&p.Runs[1], 1, 2, false, 2, 4)
+	now = now.Add(time.Second)
+	failed := protocol.ForkResult{Fork: 1, Wall: time.Second, Err: "exit status 2\nmore"}
+	l.ForkEnd(&p.Runs[1], &failed)
+	l.RunEnd(&p.Runs[1], []protocol.ForkResult{failed})
+	want := "2026-01-15T02:30:10Z [1/2] a:avgt: ok, 2 forks in 10s, ETA 00:00:10\n" +
+		"2026-01-15T02:30:11Z [2/2] b:avgt: FAILED (fork 1: exit status 2), 1 fork in 1s, ETA 00:00:04\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("run lines (-want +got):\n%s", diff)
 	}
 }

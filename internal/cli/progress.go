@@ -26,9 +26,10 @@ import (
 //     measured, falling while a fork runs). It replaces the JMH run log,
 //     whose lines would scroll the bar away; failed forks still print a
 //     line above it. --verbose shows the run log instead of the bar.
-//   - Elsewhere (a pipe, a file, CI=true): the run log, as JMH writes it,
-//     and one plain timestamped progress line per fork, when it ends —
-//     nothing that redraws, so that CI logs stay readable and greppable.
+//   - Elsewhere (a pipe, a file, CI=true): one plain timestamped line per
+//     run, when it ends — nothing that redraws, and a log a person reads
+//     (the run log of a main job was a thousand lines). With --verbose,
+//     the run log, as JMH writes it, and a line per fork instead.
 //   - --quiet: neither.
 //
 // The report is the same in every case.
@@ -36,16 +37,19 @@ import (
 // display returns the observer of a batch and a function to call when
 // the batch has ended.
 func display(stderr io.Writer, p *plan.Plan, quiet, verbose bool) (executor.Observer, func()) {
+	tty := interactive(stderr)
 	switch {
 	case quiet:
 		return nil, func() {}
-	case verbose:
+	case verbose && tty:
 		return runlog.New(stderr, p), func() {}
-	case interactive(stderr):
+	case verbose:
+		return fanOut{runlog.New(stderr, p), newLines(stderr, p, time.Now)}, func() {}
+	case tty:
 		b := newBar(stderr, p)
 		return b, b.close
 	}
-	return fanOut{runlog.New(stderr, p), newLines(stderr, p, time.Now)}, func() {}
+	return newRunLines(stderr, p, time.Now), func() {}
 }
 
 // interactive reports whether w is a terminal a person watches: a TTY,
@@ -162,6 +166,53 @@ func (l *lines) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 	}
 	fmt.Fprintf(l.w, "%s [%d/%d] %s: %s in %s, ETA %s\n", now.UTC().Format(time.RFC3339), l.done, l.all,
 		l.name, status, f.Wall.Round(10*time.Millisecond), hms(l.left(now)))
+}
+
+// runLines writes one plain line per run when it ends:
+//
+//	2026-01-15T02:31:07Z [3/12] sqrt.Sunk:avgt: ok, 3 forks in 3.6s, ETA 00:00:41
+//	2026-01-15T02:31:09Z [4/12] sqrt.Crash:ss: FAILED (fork 2: exit status 2), 3 forks in 1.2s, ETA 00:00:38
+type runLines struct {
+	w         io.Writer
+	now       func() time.Time
+	runs, all int
+	started   map[int]time.Time // by run index: its first fork's start
+	progress
+}
+
+func newRunLines(w io.Writer, p *plan.Plan, now func() time.Time) *runLines {
+	return &runLines{w: w, now: now, all: len(p.Runs), started: map[int]time.Time{}, progress: progress{eta: runlog.NewETA(p)}}
+}
+
+func (l *runLines) RunStart(*plan.Run)                            {}
+func (l *runLines) Iteration(*plan.Run, int, *protocol.Iteration) {}
+func (l *runLines) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
+	now := l.now()
+	if _, ok := l.started[r.Index]; !ok {
+		l.started[r.Index] = now
+	}
+	l.forkStart(r, fork, total, warmup, done, all, now)
+}
+
+func (l *runLines) ForkEnd(r *plan.Run, f *protocol.ForkResult) { l.forkEnd(r, f) }
+
+func (l *runLines) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
+	now := l.now()
+	l.runs++
+	status := "ok"
+	for _, f := range forks {
+		if f.Failed() {
+			status = fmt.Sprintf("FAILED (fork %d: %s)", f.Fork, firstLine(f.Err))
+			break
+		}
+	}
+	took := time.Duration(0)
+	if t, ok := l.started[r.Index]; ok {
+		took = now.Sub(t)
+		delete(l.started, r.Index)
+	}
+	fmt.Fprintf(l.w, "%s [%d/%d] %s: %s, %s in %s, ETA %s\n", now.UTC().Format(time.RFC3339), l.runs, l.all,
+		r.Key, status, plural(len(forks), "fork", "forks"), took.Round(10*time.Millisecond), hms(l.left(now)))
 }
 
 // bar is the live progress bar of a terminal, redrawn in place:

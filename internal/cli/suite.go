@@ -117,11 +117,15 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	byFile := map[string][]error{}
 	var other []error // problems without a position in a file given
 	entries := map[string]int{}
+	partial := 0 // specs with errors, checked against the registry without them
 	for _, path := range paths {
-		s, err := spec.ParseFile(path)
+		s, err := spec.ParseFilePartial(path)
 		if err != nil {
 			byFile[path] = append(byFile[path], err)
-			continue
+			if s == nil || reg == nil {
+				continue
+			}
+			partial++
 		}
 		entries[path] = len(s.Entries)
 		specs = append(specs, s)
@@ -153,9 +157,16 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	}
 	if len(specs) == len(paths) && reg != nil && len(scoped) == 0 {
 		var err error
-		if opts.listPackages {
+		if opts.listPackages && partial == 0 {
 			var benchmarks []plan.Benchmark
+			start := time.Now()
 			benchmarks, err = withPackages(ctx, specs, *reg)
+			if d := time.Since(start); err == nil && d >= time.Second && !opts.quiet {
+				// Not in the estimate, which is of the runs: say where
+				// the time went before the estimate is printed.
+				fmt.Fprintf(e.Stderr, "# Test binaries of %s built and listed in %s (cached for the next run; not in the estimate)\n",
+					plural(opts.packages, "package entry", "package entries"), d.Round(100*time.Millisecond))
+			}
 			if err == nil {
 				p, err = plan.Build(specs, benchmarks)
 			}
@@ -172,6 +183,9 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 			}
 		} else if err != nil {
 			other = append(other, err)
+		}
+		if partial > 0 {
+			p = nil // of specs without their errors: a check, not a plan
 		}
 	}
 	n := 0
@@ -202,6 +216,8 @@ type loadOpts struct {
 	// listPackages builds the test binaries of `package:` entries and
 	// lists their benchmarks (plan, run); validate does not.
 	listPackages bool
+	// quiet leaves out the note of how long that took (run --quiet).
+	quiet bool
 
 	// packages is set by load: the number of `package:` entries.
 	packages int
@@ -330,7 +346,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if spread > 0 {
 		parts = plan.Assign(p, spread)
 	}
-	header := []string{"#", "Benchmark", "Params", "Mode", "Forks", "Warmup", "Measurement", "Estimate"}
+	header := []string{"#", "Benchmark", "Params", "Mode", "Threads", "Forks", "Warmup", "Measurement", "Estimate"}
 	if parts != nil {
 		header = append(header, "Shard")
 	}
@@ -355,7 +371,11 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			grown.Iterations = pr.IterationBound(s.Measurement.Iterations)
 			meas = fmt.Sprintf("%d..%s", s.Measurement.Iterations, phaseString(grown, r.Mode))
 		}
-		row := []string{strconv.Itoa(r.Index + 1), r.Benchmark, strings.Join(ps, " "), r.Mode.String(), forks,
+		threads := strconv.Itoa(s.Threads)
+		if s.Threads == spec.ThreadsMax {
+			threads = "max"
+		}
+		row := []string{strconv.Itoa(r.Index + 1), r.Benchmark, strings.Join(ps, " "), r.Mode.String(), threads, forks,
 			phaseString(s.Warmup, r.Mode), meas, r.Estimate.Round(time.Millisecond).String()}
 		if parts != nil {
 			row = append(row, fmt.Sprintf("%d/%d", parts[r.Index], spread))
@@ -363,7 +383,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		rows = append(rows, row)
 	}
 	align := make([]table.Align, len(header))
-	align[0], align[7] = table.Right, table.Right // the run's number, its estimate
+	align[0], align[8] = table.Right, table.Right // the run's number, its estimate
 	// Names and params come from the specs and the suite: escaped.
 	if _, err := io.WriteString(termsafe.Writer(stdout), table.Text(header, rows, align...)); err != nil {
 		return e.Fail(fmt.Errorf("writing to stdout: %w", err))
@@ -414,7 +434,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	journalFlag := fs.String("journal", "", "record every finished fork in this `file` (default: REPORT.journal with --out, none without)")
 	resume := fs.String("resume", "", "resume the batch recorded in this `journal`: run only the forks it lacks (SPECs default to the journal's)")
 	strict := fs.Bool("strict", false, "exit 1 when any diagnostic is a warning, the environment check's included: a number not to be trusted fails the batch")
-	verbose := fs.Bool("verbose", false, "on a terminal, show the JMH run log instead of the progress bar")
+	verbose := fs.Bool("verbose", false, "show the JMH run log (instead of the progress bar on a terminal, of a line per run elsewhere), and the text table's footnotes in full")
 	label := fs.String("label", "", "record this `label` in the report, such as a CI build number (benchspec history shows it)")
 	resultsRoot := fs.String("results-dir", "", "also keep the JSON report as `DIR`/SUITE/<UTC start>.json, with its journal, and as DIR/SUITE/latest.json")
 	var shard shardFlags
@@ -441,6 +461,9 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		e.Errorf("%v", err)
 		return 2
 	}
+	if _, ok := renderer.(format.Text); ok && *verbose {
+		renderer = format.Text{Verbose: true} // footnotes in full
+	}
 	order, err := orderF.resolve(fs)
 	if err != nil {
 		return e.UsageError("%v", err)
@@ -454,7 +477,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		e.Errorf("%v", err)
 		return 2
 	}
-	p, ok := load(ctx, e, paths, &reg, &loadOpts{allowOutside: *allowOutside, listPackages: true})
+	p, ok := load(ctx, e, paths, &reg, &loadOpts{allowOutside: *allowOutside, listPackages: true, quiet: *quiet})
 	if ok {
 		p, ok = shard.apply(p, e)
 	}

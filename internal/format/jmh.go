@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"time"
 )
@@ -33,10 +34,42 @@ var jmhPercentiles = []struct {
 // and scoreConfidence are JMH's own, over all iterations as if
 // independent (the report's iteration_error), because that is what tools
 // made for JMH read them as; sample mode's rawDataHistogram is the merged
-// histogram as one fork, the only distribution the report keeps. Where
-// JMH writes the string "NaN", this writes null: a string where a number
-// belongs breaks typed readers.
+// histogram as one fork, the only distribution the report keeps. A number
+// that does not exist (a single iteration's error, sample mode's
+// percentile secondaries' error) is written as JMH writes it, the string
+// "NaN" ("+INF", "-INF"), not the report's null: readers made for JMH
+// meet those in JMH's own output, while null reads as 0 in some.
 type JMH struct{}
+
+// jmhNum is a number as JMH's JSONResultFormat writes it.
+type jmhNum float64
+
+func (v jmhNum) MarshalJSON() ([]byte, error) {
+	switch f := float64(v); {
+	case math.IsNaN(f):
+		return []byte(`"NaN"`), nil
+	case math.IsInf(f, 1):
+		return []byte(`"+INF"`), nil
+	case math.IsInf(f, -1):
+		return []byte(`"-INF"`), nil
+	}
+	return report.Float(v).MarshalJSON()
+}
+
+// jmhPercentileMap is scorePercentiles in JMH's order ("0.0" … "100.0").
+type jmhPercentileMap map[string]jmhNum
+
+func (m jmhPercentileMap) MarshalJSON() ([]byte, error) {
+	out := []byte{'{'}
+	for i, p := range jmhPercentiles {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		v, _ := m[p.key].MarshalJSON()
+		out = append(append(append(out, '"'), p.key...), append([]byte(`":`), v...)...)
+	}
+	return append(out, '}'), nil
+}
 
 type jmhResult struct {
 	JMHVersion            string               `json:"jmhVersion"`
@@ -61,13 +94,13 @@ type jmhResult struct {
 }
 
 type jmhMetric struct {
-	Score            report.Float       `json:"score"`
-	ScoreError       report.Float       `json:"scoreError"`
-	ScoreConfidence  [2]report.Float    `json:"scoreConfidence"`
-	ScorePercentiles report.Percentiles `json:"scorePercentiles"`
-	ScoreUnit        string             `json:"scoreUnit"`
-	RawData          [][]report.Float   `json:"rawData,omitempty"`
-	RawDataHistogram [][][]report.Bin   `json:"rawDataHistogram,omitempty"`
+	Score            jmhNum           `json:"score"`
+	ScoreError       jmhNum           `json:"scoreError"`
+	ScoreConfidence  [2]jmhNum        `json:"scoreConfidence"`
+	ScorePercentiles jmhPercentileMap `json:"scorePercentiles"`
+	ScoreUnit        string           `json:"scoreUnit"`
+	RawData          [][]jmhNum       `json:"rawData,omitempty"`
+	RawDataHistogram [][][]report.Bin `json:"rawDataHistogram,omitempty"`
 }
 
 // Render writes r in JMH's JSON format to w.
@@ -131,15 +164,18 @@ func jmhResultOf(env *report.Env, run *report.Run) jmhResult {
 // does not keep (99.999 and 99.9999).
 func jmhMetricOf(m *report.Metric) jmhMetric {
 	out := jmhMetric{
-		Score:            m.Score,
-		ScoreError:       m.IterationError, // JMH's scoreError is over iterations
-		ScoreConfidence:  [2]report.Float{m.Score - m.IterationError, m.Score + m.IterationError},
-		ScorePercentiles: make(report.Percentiles, len(jmhPercentiles)),
+		Score:            jmhNum(m.Score),
+		ScoreError:       jmhNum(m.IterationError), // JMH's scoreError is over iterations
+		ScoreConfidence:  [2]jmhNum{jmhNum(m.Score - m.IterationError), jmhNum(m.Score + m.IterationError)},
+		ScorePercentiles: make(jmhPercentileMap, len(jmhPercentiles)),
 		ScoreUnit:        m.ScoreUnit,
-		RawData:          m.RawData,
+		RawData:          make([][]jmhNum, len(m.RawData)),
 	}
-	if out.RawData == nil {
-		out.RawData = [][]report.Float{}
+	for i, fork := range m.RawData {
+		out.RawData[i] = make([]jmhNum, len(fork))
+		for j, v := range fork {
+			out.RawData[i][j] = jmhNum(v)
+		}
 	}
 	quantile := rawQuantile(m.RawData)
 	if m.Histogram != nil {
@@ -150,7 +186,7 @@ func jmhMetricOf(m *report.Metric) jmhMetric {
 		if !ok {
 			v = quantile(p.q)
 		}
-		out.ScorePercentiles[p.key] = v
+		out.ScorePercentiles[p.key] = jmhNum(v)
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package format
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,9 +38,9 @@ func TestJMHValidatesAgainstJMHSchema(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			out := render(t, "jmh", rep)
 			validateJMH(t, []byte(out))
-			for _, bad := range []string{`"NaN"`, `"+INF"`, `"-INF"`, "NaN", "Infinity"} {
+			for _, bad := range []string{"null", "Infinity", `"INF"`} {
 				if strings.Contains(out, bad) {
-					t.Errorf("JMH JSON contains %s: numbers that do not exist must be null", bad)
+					t.Errorf(`JMH JSON contains %s: numbers that do not exist must be JMH's "NaN", "+INF" or "-INF"`, bad)
 				}
 			}
 		})
@@ -93,7 +94,8 @@ func TestJMHShape(t *testing.T) {
 		Params        map[string]string `json:"params"`
 		PrimaryMetric struct {
 			Score            *float64            `json:"score"`
-			ScoreError       *float64            `json:"scoreError"`
+			ScoreError       any                 `json:"scoreError"`
+			ScoreConfidence  [2]any              `json:"scoreConfidence"`
 			ScorePercentiles map[string]*float64 `json:"scorePercentiles"`
 			ScoreUnit        string              `json:"scoreUnit"`
 			RawData          [][]float64         `json:"rawData"`
@@ -118,8 +120,12 @@ func TestJMHShape(t *testing.T) {
 	if diff := cmp.Diff([][]float64{{10, 11, 12}, {12, 13, 14}}, avgt.PrimaryMetric.RawData); diff != "" {
 		t.Errorf("avgt rawData (-want +got):\n%s", diff)
 	}
-	if thrpt.PrimaryMetric.ScoreError != nil {
-		t.Errorf("thrpt with one iteration: scoreError = %v, want null", *thrpt.PrimaryMetric.ScoreError)
+	// As JMH writes a number that does not exist: "NaN", never null.
+	if m := thrpt.PrimaryMetric; m.ScoreError != "NaN" || m.ScoreConfidence != [2]any{"NaN", "NaN"} {
+		t.Errorf("thrpt with one iteration: scoreError %#v, scoreConfidence %#v; want \"NaN\" as JMH writes it", m.ScoreError, m.ScoreConfidence)
+	}
+	if _, ok := avgt.PrimaryMetric.ScoreError.(float64); !ok {
+		t.Errorf("avgt: scoreError %#v, want a number", avgt.PrimaryMetric.ScoreError)
 	}
 	if sample.Params != nil || sample.PrimaryMetric.RawData != nil || len(sample.PrimaryMetric.RawDataHistogram) != 1 ||
 		len(sample.PrimaryMetric.RawDataHistogram[0]) != 1 {
@@ -137,7 +143,26 @@ func TestJMHShape(t *testing.T) {
 	if len(ps) != 10 || *ps["100.0"] != 1 || *ps["99.9999"] > 1 || *ps["99.999"] < *ps["99.99"] {
 		t.Errorf("sample percentiles = %v, want JMH's ten, monotone, up to the max 1 us", ps)
 	}
-	if _, ok := sample.SecondaryMetrics["p0.50"]; !ok {
-		t.Errorf("sample secondary metrics %v lack p0.50", sample.SecondaryMetrics)
+	p50, ok := sample.SecondaryMetrics["p0.50"]
+	if !ok {
+		t.Fatalf("sample secondary metrics %v lack p0.50", sample.SecondaryMetrics)
+	}
+	// A percentile is one number, with no error, as JMH writes it.
+	var m struct {
+		ScoreError      any    `json:"scoreError"`
+		ScoreConfidence [2]any `json:"scoreConfidence"`
+	}
+	if err := json.Unmarshal(p50, &m); err != nil || m.ScoreError != "NaN" || m.ScoreConfidence != [2]any{"NaN", "NaN"} {
+		t.Errorf("p0.50: scoreError %#v, scoreConfidence %#v (%v); want \"NaN\" as JMH writes it", m.ScoreError, m.ScoreConfidence, err)
+	}
+}
+
+// TestJMHNumbers: numbers that do not exist are spelled as JMH's
+// JSONResultFormat spells them, finite ones as numbers.
+func TestJMHNumbers(t *testing.T) {
+	for v, want := range map[float64]string{math.NaN(): `"NaN"`, math.Inf(1): `"+INF"`, math.Inf(-1): `"-INF"`, 1.5: "1.5", 0: "0"} {
+		if got, err := json.Marshal(jmhNum(v)); err != nil || string(got) != want {
+			t.Errorf("jmhNum(%v) = %s, %v; want %s", v, got, err, want)
+		}
 	}
 }

@@ -52,8 +52,13 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 	b.WriteString(table.Markdown(header, cellRows, align...))
 	if len(notes) > 0 {
 		b.WriteString("\n")
+		shortened := false
 		for _, n := range notes {
 			fmt.Fprintf(&b, "%s  \n", mdEscape(n.String()))
+			shortened = shortened || n.Shortened()
+		}
+		if shortened {
+			fmt.Fprintf(&b, "%s  \n", mdEscape(ShortenedNotes))
 		}
 	}
 	if diags := CheckDiagnostics(r); len(diags) > 0 {

@@ -17,8 +17,9 @@ const precision = 3
 // Score formats a score like JMH's ScoreFormatter, three decimals, except
 // where three decimals would mislead: an exact zero is "0" (the JSON's
 // 0, not "≈ 0"), and a score too small for three decimals gets as many
-// as three significant digits need ("0.0000123"), or an exponent below
-// 10⁻⁹ ("1.23e-12"); "n/a" when the score does not exist.
+// as three significant digits need ("0.000123"), or an exponent below
+// 10⁻⁴, where a row of zeros is hard to read ("1.23e-05"); "n/a" when
+// the score does not exist. report/compare writes scores the same way.
 func Score(f report.Float) string {
 	v := float64(f)
 	switch {
@@ -44,6 +45,9 @@ func Error(err, score report.Float) string {
 		return "0"
 	}
 	d := decimals(score)
+	if d > maxDecimals { // an exponent: no unit of a last decimal to floor at
+		return fixed(float64(err), d)
+	}
 	return fixed(math.Max(float64(err), math.Pow10(-d)), d)
 }
 
@@ -61,8 +65,9 @@ func Like(v, score report.Float) string {
 }
 
 // maxDecimals bounds the decimals of a tiny score: beyond, fixed writes
-// an exponent rather than a row of zeros.
-const maxDecimals = 12
+// an exponent rather than a row of zeros ("0.0000105 ± 0.0000898" reads
+// worse than "1.05e-05 ± 8.98e-05").
+const maxDecimals = 6
 
 // decimals is how many decimals score needs: JMH's three, or as many as
 // three significant digits of a smaller score need.

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/benchspec/benchspec/report"
 )
@@ -123,16 +124,54 @@ const disagreeSpread = 0.05
 // Note is a footnote of a result table: a failed run's reason, or one
 // diagnostic of a run.
 type Note struct {
-	N      int
-	Label  string // the run, as RunLabel names it
-	Reason string
+	N     int
+	Label string // the run, as RunLabel names it
+	// Reason is the note as a table shows it, its first clause within
+	// MaxNote characters; Full is all of it, as the JSON report has it.
+	Reason, Full string
 	// Diagnostic is set for a diagnostic's note, which the text table
 	// wraps; a failure's reason stays on one line.
 	Diagnostic bool
 }
 
+// MaxNote bounds a footnote, "[n] label: reason", in characters: one or
+// two lines of a terminal. A table of 31 footnotes of up to 827
+// characters buried itself; the detail is in the JSON report (and in the
+// text table of run --verbose).
+const MaxNote = 180
+
 // String formats the note: "[1] label: reason".
 func (n Note) String() string { return fmt.Sprintf("[%d] %s: %s", n.N, n.Label, n.Reason) }
+
+// FullString is String with the reason in full.
+func (n Note) FullString() string { return fmt.Sprintf("[%d] %s: %s", n.N, n.Label, n.Full) }
+
+// Shortened reports whether Reason leaves part of Full out.
+func (n Note) Shortened() bool { return n.Reason != n.Full }
+
+// newNote makes note n of the run labelled label, its Reason the first
+// clause of full (up to "; " or ". "), cut at a word within MaxNote
+// characters of the whole note.
+func newNote(n int, label, full string, diagnostic bool) Note {
+	note := Note{N: n, Label: label, Reason: full, Full: full, Diagnostic: diagnostic}
+	room := MaxNote - utf8.RuneCountInString(fmt.Sprintf("[%d] %s: ", n, label))
+	short := full
+	for _, sep := range []string{"; ", ". "} {
+		if i := strings.Index(short, sep); i > 0 {
+			short = short[:i]
+		}
+	}
+	if utf8.RuneCountInString(short) > room {
+		r := []rune(short)[:max(room-1, 0)]
+		cut := string(r)
+		if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+			cut = cut[:i]
+		}
+		short = strings.TrimRight(cut, " ,;:") + "…"
+	}
+	note.Reason = short
+	return note
+}
 
 // Rows returns the rows of r in run order — each run's primary metric
 // followed by its secondary metrics by name — and the footnotes: a failed
@@ -144,7 +183,7 @@ func Rows(r *report.Report) ([]Row, []Note) {
 	for i := range r.Runs {
 		run := &r.Runs[i]
 		if run.NoScore() {
-			n := Note{N: len(notes) + 1, Label: RunLabel(run), Reason: run.Outcome()}
+			n := newNote(len(notes)+1, RunLabel(run), run.Outcome(), false)
 			notes = append(notes, n)
 			rows = append(rows, Row{Run: run, Name: run.DisplayName(), Note: n.N})
 			if !run.NoTime() {
@@ -153,7 +192,7 @@ func Rows(r *report.Report) ([]Row, []Note) {
 		} else {
 			primary := Row{Run: run, Name: run.DisplayName(), Metric: run.Primary}
 			for _, d := range run.Diagnostics {
-				n := Note{N: len(notes) + 1, Label: RunLabel(run), Reason: DiagnosticLine(d), Diagnostic: true}
+				n := newNote(len(notes)+1, RunLabel(run), DiagnosticLine(d), true)
 				notes = append(notes, n)
 				primary.Marks = append(primary.Marks, n.N)
 			}

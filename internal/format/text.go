@@ -18,10 +18,16 @@ import (
 // footnotes (its info diagnostics are in the run log and the JSON). A run
 // that the plan selected a second time alike (from another entry or
 // spec) reads "name #2" (report.Run.DisplayName), as in every table.
-type Text struct{}
+//
+// A footnote is cut to its first clause within MaxNote characters, with a
+// line under them saying where the rest is; Verbose writes them whole.
+type Text struct{ Verbose bool }
+
+// ShortenedNotes follows footnotes that a table cut short.
+const ShortenedNotes = "(… notes cut short: the JSON report has each in full, and run --verbose prints them whole)"
 
 // Render writes the table of r to w.
-func (Text) Render(w io.Writer, r *report.Report) error {
+func (t Text) Render(w io.Writer, r *report.Report) error {
 	names := ParamNames(r.Runs)
 	rows, notes := Rows(r)
 	cells := make([][]string, len(rows))
@@ -43,12 +49,20 @@ func (Text) Render(w io.Writer, r *report.Report) error {
 	out.WriteString(table.Text(header, cells, align...))
 	if len(notes) > 0 {
 		out.WriteString("\n")
+		shortened := false
 		for _, n := range notes {
-			if n.Diagnostic {
-				out.WriteString(termsafe.String(Wrap(n.String(), "    ", 100)) + "\n")
-			} else {
-				out.WriteString(termsafe.String(n.String()) + "\n")
+			line := n.String()
+			if t.Verbose {
+				line = n.FullString()
 			}
+			shortened = shortened || n.Shortened() && !t.Verbose
+			if n.Diagnostic {
+				line = Wrap(line, "    ", 100)
+			}
+			out.WriteString(termsafe.String(line) + "\n")
+		}
+		if shortened {
+			out.WriteString(ShortenedNotes + "\n")
 		}
 	}
 	if c := r.Env.Check; c != nil {

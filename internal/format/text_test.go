@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benchspec/benchspec/internal/reporttest"
 	"github.com/benchspec/benchspec/report"
@@ -40,11 +41,13 @@ func TestFormatScore(t *testing.T) {
 		wantErr    string
 	}{
 		{0, 0, "0", "0"}, // exact zero, as the JSON has it
-		{1.234e-5, 2.1e-7, "0.0000123", "0.0000002"}, // was "≈ 10⁻⁵ ± 0.001"
-		{1.234e-5, 1e-12, "0.0000123", "0.0000001"},  // the error's floor follows the score's decimals
-		{1.234e-5, 3e-5, "0.0000123", "0.0000300"},   // a real error wider than the score still shows
-		{-3.4e-4, 1e-4, "-0.000340", "0.000100"},     // a negative tiny score (DEAD_CODE)
-		{1.5e-13, 2e-14, "1.50e-13", "2.00e-14"},     // beyond 12 decimals: an exponent
+		{1.234e-5, 2.1e-7, "1.23e-05", "2.10e-07"}, // was "≈ 10⁻⁵ ± 0.001"; beyond 6 decimals, an exponent
+		{1.05e-5, 8.98e-5, "1.05e-05", "8.98e-05"}, // was "0.0000105 ± 0.0000898" (ops/ns)
+		{1.234e-5, 1e-12, "1.23e-05", "1.00e-12"},  // an exponent needs no floor to show an error
+		{1.234e-5, 3e-5, "1.23e-05", "3.00e-05"},   // a real error wider than the score still shows
+		{1.234e-4, 1e-12, "0.000123", "0.000001"},  // the error's floor follows the score's decimals
+		{-3.4e-4, 1e-4, "-0.000340", "0.000100"},   // a negative tiny score (DEAD_CODE)
+		{1.5e-13, 2e-14, "1.50e-13", "2.00e-14"},
 		{12.3456, 0.01234, "12.346", "0.012"},
 		{1234567, 0.0001, "1234567.000", "0.001"}, // a tiny error still shows as one
 		{12.3456, 0, "12.346", "0"},               // no spread at all is no error, not 0.001
@@ -148,5 +151,46 @@ func TestErrorInWords(t *testing.T) {
 		!strings.Contains(text.String(), "3.000                  ± 636.619  allocs/op") ||
 		strings.Contains(csv.String(), "too few") {
 		t.Errorf("the tables do not say it in words, or the CSV does:\n%s\n%s\n%s", text.String(), md.String(), csv.String())
+	}
+}
+
+// TestFootnotesAreShort: a table's footnote is the first clause of its
+// reason within MaxNote characters, with a line saying where the rest is;
+// Text{Verbose: true} writes it whole.
+func TestFootnotesAreShort(t *testing.T) {
+	p, forks, env := reporttest.Fixture()
+	rep := report.Build(p, forks, env)
+	rep.Runs[3].Error = "exit status 2: " + strings.Repeat("panic: a failure that goes on and on ", 30)
+	_, notes := Rows(rep)
+	if len(notes) == 0 {
+		t.Fatal("no footnotes")
+	}
+	long := 0
+	for _, n := range notes {
+		if l := utf8.RuneCountInString(n.String()); l > MaxNote {
+			t.Errorf("note %d: %d characters, want at most %d: %s", n.N, l, MaxNote, n)
+		}
+		if !strings.HasPrefix(n.Full, strings.TrimSuffix(n.Reason, "…")) {
+			t.Errorf("note %d: %q is not the start of %q", n.N, n.Reason, n.Full)
+		}
+		if n.Shortened() {
+			long++
+		}
+	}
+	if long == 0 {
+		t.Fatal("no note was shortened")
+	}
+	var short, full strings.Builder
+	if err := (Text{}).Render(&short, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := (Text{Verbose: true}).Render(&full, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(short.String(), ShortenedNotes) || strings.Count(short.String(), "goes on and on") >= 30 {
+		t.Errorf("the table's notes are not cut short, or do not say so:\n%s", short.String())
+	}
+	if strings.Contains(full.String(), ShortenedNotes) || strings.Count(full.String(), "goes on and on") != 30 || !strings.Contains(full.String(), "run more forks (about 5 would make it narrower than the score)") {
+		t.Errorf("Text{Verbose: true} does not write the notes whole:\n%s", full.String())
 	}
 }

@@ -119,7 +119,7 @@ func forkLabel(r *plan.Run) string {
 	for _, p := range r.Params {
 		params[p.Name] = p.Value
 	}
-	label := (&report.Run{Key: r.Key, Benchmark: r.Benchmark}).DisplayName()
+	label := (&report.Run{Key: r.Key, Benchmark: r.Benchmark, Threads: r.Settings.Threads}).DisplayName()
 	if ps := format.Params(params); ps != "" {
 		label += " " + ps
 	}

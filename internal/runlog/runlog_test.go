@@ -157,3 +157,14 @@ func TestPrecisionLine(t *testing.T) {
 		t.Errorf("no precision: %q, want nothing", got)
 	}
 }
+
+// TestForkLabelNamesThreads: the line of an interleaved fork names a run
+// of 2 goroutines as the result table does.
+func TestForkLabelNamesThreads(t *testing.T) {
+	p, _, _ := reporttest.Fixture()
+	r := p.Runs[0]
+	r.Settings.Threads = 2
+	if got := forkLabel(&r); !strings.HasPrefix(got, r.Benchmark+"/threads=2 ") {
+		t.Errorf("forkLabel = %q, want it to start with %q", got, r.Benchmark+"/threads=2 ")
+	}
+}

@@ -83,6 +83,14 @@ type Run struct {
 	Benchmark string            `json:"benchmark"`
 	Params    map[string]string `json:"params"`
 	Mode      spec.Mode         `json:"mode"`
+	Threads   int               `json:"threads,omitempty"` // goroutines running the body, as in the report
+}
+
+// Name is the run's name as the report's tables give it (DisplayName):
+// its benchmark, with "/threads=N" when more than one goroutine ran it
+// and " #N" for a repeated selection.
+func (r Run) Name() string {
+	return (&report.Run{Key: r.Key, Benchmark: r.Benchmark, Threads: r.Threads}).DisplayName()
 }
 
 // Side is one side's score of a pair, in the pair's unit.
@@ -236,7 +244,7 @@ func Compare(base, new *report.Report, opts Options) *Result {
 }
 
 func runOf(r *report.Run) Run {
-	return Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode}
+	return Run{Key: r.Key, Benchmark: r.Benchmark, Params: r.Params, Mode: r.Mode, Threads: r.Threads}
 }
 
 // busy returns, for a report whose batch started on a machine that
@@ -465,11 +473,7 @@ func decide(res *Result, cands []candidate, opts Options) {
 			p.ForksNeeded = c.rankNeed()
 			why := fmt.Sprintf("p = %.3f with %s: %s", c.rankP, c.samples, c.overlap)
 			p.Reason = fmt.Sprintf("%s would call it a%s %s (%+.1f%%, p = %s), but %s does not (%s)", c.param, an, v, 100*c.change, pText(c.pParam), c.rank, why)
-			if p.ForksNeeded == 0 {
-				p.Reason += fmt.Sprintf(": more than %d %s would be needed to decide it", forkstat.MaxForks, c.unit)
-			} else {
-				p.Reason += fmt.Sprintf(": about %d %s would decide it", p.ForksNeeded, c.unit)
-			}
+			p.Reason += forksAdvice(p.ForksNeeded, p.ForksNeeded > 0, c.unit, "decide it")
 		case c.pBeyond < opts.Alpha && adj[i] >= opts.Alpha:
 			p.Verdict = Inconclusive
 			p.Reason = fmt.Sprintf("%s would call it a%s %s (%+.1f%%, p = %s), but not once the family of %d tested runs is accounted for (Holm: adjusted p = %.3g, not below %g): among that many runs one crosses ±%s by chance more often than alpha",
@@ -492,12 +496,11 @@ func decide(res *Result, cands []candidate, opts Options) {
 			if c.th == 0 {
 				goal = "show a change of this size"
 			}
-			if k, ok := c.need(); ok {
+			k, ok := c.need()
+			if ok {
 				p.ForksNeeded = k
-				p.Reason += fmt.Sprintf(": about %d %s would %s", k, c.unit, goal)
-			} else {
-				p.Reason += fmt.Sprintf(": more than %d %s would be needed to %s", forkstat.MaxForks, c.unit, goal)
 			}
+			p.Reason += forksAdvice(k, ok, c.unit, goal)
 		}
 	}
 }
@@ -532,6 +535,20 @@ func rankForksNeeded(fa, fb []float64, r rankResult, margin, alpha float64) int 
 		return 0
 	}
 	return k
+}
+
+// adviceForks is the most forks a side a reason suggests: beyond, the
+// difference is too small for the noise measured to be worth deciding
+// by adding forks (the pair's ForksNeeded still has the estimate).
+const adviceForks = 1000
+
+// forksAdvice ends a reason with the forks a side that would reach goal
+// ("decide it") in unit ("forks a side", "pairs"), k when ok, or says it would take more than adviceForks.
+func forksAdvice(k int, ok bool, unit, goal string) string {
+	if !ok || k > adviceForks {
+		return fmt.Sprintf(": more than %d %s would be needed to %s; the difference is too small to decide at this noise", adviceForks, unit, goal)
+	}
+	return fmt.Sprintf(": about %d %s would %s", k, unit, goal)
 }
 
 // pText writes a p-value with two significant digits.

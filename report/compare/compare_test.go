@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -437,8 +438,12 @@ func TestWideIntervalIsNotUnchanged(t *testing.T) {
 		if p.Key != key || !(lo < -0.3 && hi > 0.3) {
 			t.Fatalf("threshold %g: %s interval [%v, %v], want one wider than ±30 %%", th, p.Key, lo, hi)
 		}
+		advice := fmt.Sprintf("about %d forks a side would", p.ForksNeeded)
+		if p.ForksNeeded > adviceForks {
+			advice = "more than 1000 forks a side would be needed"
+		}
 		if p.Verdict != Inconclusive || !strings.HasPrefix(p.Reason, "no change shown: the 95% interval") ||
-			p.ForksNeeded <= 3 || !strings.Contains(p.Reason, fmt.Sprintf("about %d forks a side would", p.ForksNeeded)) {
+			p.ForksNeeded <= 3 || !strings.Contains(p.Reason, advice) {
 			t.Errorf("threshold %g: %s (%s), forks needed %d; want inconclusive, no change shown, more than 3 forks", th, p.Verdict, p.Reason, p.ForksNeeded)
 		}
 	}
@@ -543,5 +548,42 @@ func TestCompareDecidesAtTheDefaults(t *testing.T) {
 		if !p.RankTakesPart || p.Note != "" {
 			t.Errorf("%s: rank test takes part %v, note %q; want it part of every verdict at %d forks", p.Key, p.RankTakesPart, p.Note, forks)
 		}
+	}
+}
+
+// TestForksAdviceIsCapped: a reason suggests up to 1000 forks a side;
+// beyond, it says the difference is too small to decide at this noise
+// rather than "about 6783 forks a side would decide it". The JSON keeps
+// the estimate.
+func TestForksAdviceIsCapped(t *testing.T) {
+	for _, c := range []struct {
+		k    int
+		ok   bool
+		want string
+	}{
+		{12, true, ": about 12 forks a side would decide it"},
+		{1000, true, ": about 1000 forks a side would decide it"},
+		{6783, true, ": more than 1000 forks a side would be needed to decide it; the difference is too small to decide at this noise"},
+		{0, false, ": more than 1000 forks a side would be needed to decide it; the difference is too small to decide at this noise"},
+	} {
+		if got := forksAdvice(c.k, c.ok, "forks a side", "decide it"); got != c.want {
+			t.Errorf("forksAdvice(%d, %v) = %q, want %q", c.k, c.ok, got, c.want)
+		}
+	}
+}
+
+// TestCompareWritesScoresAsTheTables: a side's score and error read as
+// the report's table writes them (internal/format), so a throughput of
+// 1e-5 ops/ns is not "0.000 ± 0.000".
+func TestCompareWritesScoresAsTheTables(t *testing.T) {
+	for _, c := range [][2]float64{{1.05e-5, 8.98e-5}, {0.000123, 0.0000012}, {12.3456, 0.01234}, {0, 0}, {1234567, 0.0001}, {-3.4e-4, 1e-4}, {1.5e-13, 2e-14}} {
+		s := Side{Status: report.StatusOK, Score: report.Float(c[0]), Error: report.Float(c[1])}
+		want := format.Score(s.Score) + " ± " + format.Error(s.Error, s.Score)
+		if got := side(s); got != want {
+			t.Errorf("side(%g ± %g) = %q, want %q as the tables write it", c[0], c[1], got, want)
+		}
+	}
+	if got := side(Side{Status: report.StatusOK, Score: 1.05e-5, Error: report.NaN()}); got != "1.05e-05" {
+		t.Errorf("side(1.05e-5) = %q, want 1.05e-05", got)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/benchspec/benchspec/internal/table"
@@ -58,7 +60,7 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 	ci := fmt.Sprintf("CI (%g%%)", 100*(1-res.Alpha))
 	rows := [][]string{}
 	for _, p := range res.Pairs {
-		rows = append(rows, []string{p.Benchmark, params(p.Params), p.Mode.String(), p.Unit, side(p.Base), side(p.New),
+		rows = append(rows, []string{p.Name(), params(p.Params), p.Mode.String(), p.Unit, side(p.Base), side(p.New),
 			percent(float64(p.Change), true), interval(p.ChangeCI), pValue(p.P), pValue(p.PRank), pValue(p.PAdjusted), verdict(p)})
 	}
 	head := append([]string{}, header...)
@@ -148,9 +150,9 @@ func unchecked(res *Result) int {
 
 func label(r Run) string {
 	if p := params(r.Params); p != "" {
-		return r.Benchmark + " (" + p + ") " + r.Mode.String()
+		return r.Name() + " (" + p + ") " + r.Mode.String()
 	}
-	return r.Benchmark + " " + r.Mode.String()
+	return r.Name() + " " + r.Mode.String()
 }
 
 func params(m map[string]string) string {
@@ -176,9 +178,50 @@ func side(s Side) string {
 		return "n/a"
 	}
 	if !s.Error.Valid() {
-		return fmt.Sprintf("%.3f", float64(s.Score))
+		return score(float64(s.Score))
 	}
-	return fmt.Sprintf("%.3f ± %.3f", float64(s.Score), float64(s.Error))
+	return score(float64(s.Score)) + " ± " + scoreError(float64(s.Error), float64(s.Score))
+}
+
+// score writes a score as the report's tables do (internal/format.Score,
+// which this package may not import): three decimals, three significant
+// digits when it is smaller, an exponent below 10⁻⁴; "0" for zero.
+func score(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return fixedDecimals(v, decimals(v))
+}
+
+// scoreError writes an error in its score's decimals, at least one unit
+// of the last one (internal/format.Error).
+func scoreError(e, v float64) string {
+	if e == 0 {
+		return "0"
+	}
+	d := decimals(v)
+	if d > 6 {
+		return fixedDecimals(e, d)
+	}
+	return fixedDecimals(math.Max(e, math.Pow10(-d)), d)
+}
+
+// decimals is three, or as many as three significant digits of v need.
+func decimals(v float64) int {
+	v = math.Abs(v)
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) || v >= 0.0005 {
+		return 3
+	}
+	return 2 - int(math.Floor(math.Log10(v)))
+}
+
+// fixedDecimals writes v with d decimals, or three significant digits and
+// an exponent beyond 6 decimals.
+func fixedDecimals(v float64, d int) string {
+	if d > 6 {
+		return strconv.FormatFloat(v, 'e', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', d, 64)
 }
 
 func percent(f float64, sign bool) string {

@@ -3,10 +3,13 @@ package html
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"html/template"
 	"image/color"
 	"math"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -20,9 +23,12 @@ import (
 	"github.com/benchspec/benchspec/report"
 )
 
-// The charts of the HTML report, drawn by gonum/plot as SVG. Text is set
-// in Liberation Sans, whose metrics match Arial and Helvetica, so that a
-// browser without the font lays the labels out the same way.
+// The charts of the HTML report, drawn by gonum/plot as SVG. gonum lays
+// text out with Liberation Sans' metrics, but the SVG only names the
+// font: a browser without it (and without Arimo or Arial, which share
+// its metrics) sets wider text that overlaps and is clipped. So every
+// text element also carries the width gonum gave it (textLength, see
+// metricsSafe), which the browser fits whatever font it has.
 
 var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
@@ -160,7 +166,65 @@ func svgOf(p *plot.Plot, w, h vg.Length) (out []byte, err error) {
 	if i := bytes.Index(out, []byte("<svg")); i > 0 {
 		out = out[i:]
 	}
-	return out, nil
+	return metricsSafe(out), nil
+}
+
+// svgOfLegendBelow is svgOf with p's legend drawn under the chart, in a
+// band of its own, rather than over the data (gonum places a legend
+// inside the plot area).
+func svgOfLegendBelow(p *plot.Plot, w, h vg.Length) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("report: drawing chart %q: %v", p.Title.Text, r)
+		}
+	}()
+	legend := p.Legend
+	p.Legend = plot.NewLegend() // an empty legend is not drawn
+	legend.Top, legend.Left, legend.Padding = true, true, vg.Points(2)
+	legend.XOffs, legend.YOffs = vg.Points(40), -vg.Points(2)
+	band := legend.Rectangle(draw.New(vgsvg.New(w, h))).Size().Y + vg.Points(8)
+	c := vgsvg.New(w, h+band)
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, 0, band, 0))
+	legend.Draw(draw.Crop(dc, 0, 0, 0, -h))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("report: drawing chart %q: %w", p.Title.Text, err)
+	}
+	out = buf.Bytes()
+	if i := bytes.Index(out, []byte("<svg")); i > 0 {
+		out = out[i:]
+	}
+	return metricsSafe(out), nil
+}
+
+// svgTextRE is a text element as vgsvg writes it.
+var svgTextRE = regexp.MustCompile(`(?s)<text ([^>]*?)style="([^"]*)">([^<]*)</text>`)
+
+var fontSizeRE = regexp.MustCompile(`font-size:([0-9.]+)px`)
+
+// metricsSafe gives every text element of svg the width gonum/plot laid
+// it out with (textLength, in Liberation Sans' metrics, which the chart
+// font's Arial-compatible fallbacks share) and a list of fallback fonts,
+// so that a browser with other fonts fits the text into the same width
+// rather than running it over the edge or into the data.
+func metricsSafe(svg []byte) []byte {
+	return svgTextRE.ReplaceAllFunc(svg, func(m []byte) []byte {
+		sub := svgTextRE.FindSubmatch(m)
+		attrs, style, text := string(sub[1]), string(sub[2]), string(sub[3])
+		size := fontSizeRE.FindStringSubmatch(style)
+		if size == nil || strings.TrimSpace(text) == "" {
+			return m
+		}
+		pt, err := strconv.ParseFloat(size[1], 64)
+		if err != nil || pt <= 0 {
+			return m
+		}
+		face := font.DefaultCache.Lookup(chartFont, vg.Length(pt))
+		width := face.Width(html.UnescapeString(text)).Points()
+		style = strings.Replace(style, "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;", 1)
+		return fmt.Appendf(nil, `<text %stextLength="%.2f" lengthAdjust="spacingAndGlyphs" style="%s">%s</text>`, attrs, width, style, text)
+	})
 }
 
 // bar is one bar of a score chart.
@@ -226,7 +290,6 @@ func scoreChart(title, unit string, bars []bar) ([]byte, error) {
 // measurement marked: warmup trends and forks that disagree show at once.
 func iterationChart(title string, run *report.Run) ([]byte, error) {
 	p := newPlot(title, "iteration (warmup, then measurement)", run.Mode.Unit(run.Settings.TimeUnit))
-	p.Legend.Top = true
 	warmupIts, lo, hi := 0, math.Inf(1), math.Inf(-1)
 	for fi, f := range run.Forks {
 		var pts plotter.XYs
@@ -292,7 +355,7 @@ func iterationChart(title string, run *report.Run) ([]byte, error) {
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	}
 	p.Add(plotter.NewGrid())
-	return svgOf(p, chartWidth, 3.2*vg.Inch)
+	return svgOfLegendBelow(p, chartWidth, 3.2*vg.Inch)
 }
 
 // distributionChart draws a sample-mode histogram as a percentile curve:

@@ -3,11 +3,16 @@ package html
 import (
 	"fmt"
 	"html"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/benchspec/benchspec/internal/history"
 	"github.com/benchspec/benchspec/internal/reporttest"
 	"github.com/benchspec/benchspec/report"
 )
@@ -123,4 +128,102 @@ func TestChartTextsGolden(t *testing.T) {
 		t.Errorf("iteration chart lacks the divider's label %q: %q", want, got)
 	}
 	reporttest.Golden(t, "charts.golden", out.String())
+}
+
+var svgTextAttrs = regexp.MustCompile(`<text ([^>]*)>([^<]*)</text>`)
+
+// textY is where a text element of a gonum SVG sits, up from the chart's
+// bottom: vgsvg flips every text with scale(1, -1), so y is its negative.
+func textY(t *testing.T, svg []byte, text string) float64 {
+	t.Helper()
+	for _, m := range svgTextAttrs.FindAllSubmatch(svg, -1) {
+		if html.UnescapeString(string(m[2])) == text {
+			y := regexp.MustCompile(`\by="([-0-9.]+)"`).FindSubmatch(m[1])
+			v, err := strconv.ParseFloat(string(y[1]), 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return -v
+		}
+	}
+	t.Fatalf("no text %q in the chart", text)
+	return 0
+}
+
+// TestChartTextKeepsItsWidth: every text of a chart carries the width
+// gonum laid it out with and fallback fonts of the same metrics, so that
+// a browser without Liberation Sans neither clips the labels nor runs
+// them into the data.
+func TestChartTextKeepsItsWidth(t *testing.T) {
+	p, forks, env := reporttest.Fixture()
+	r := report.Build(p, forks, env)
+	svg, err := iterationChart("Iterations of counter.Inc1", &r.Runs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range svgTextAttrs.FindAllSubmatch(svg, -1) {
+		text := html.UnescapeString(string(m[2]))
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		n++
+		attrs := string(m[1])
+		tl := regexp.MustCompile(`textLength="([0-9.]+)"`).FindStringSubmatch(attrs)
+		size := fontSizeRE.FindStringSubmatch(attrs)
+		if tl == nil || size == nil || !strings.Contains(attrs, `lengthAdjust="spacingAndGlyphs"`) || !strings.Contains(attrs, "Arimo,Arial,Helvetica,sans-serif") {
+			t.Errorf("text %q: %s; want textLength, lengthAdjust and fallback fonts", text, attrs)
+			continue
+		}
+		pt, _ := strconv.ParseFloat(size[1], 64)
+		got, _ := strconv.ParseFloat(tl[1], 64)
+		face := font.DefaultCache.Lookup(chartFont, vg.Length(pt))
+		if want := face.Width(text).Points(); math.Abs(got-want) > 0.01 {
+			t.Errorf("text %q: textLength %v, want gonum's width %v", text, got, want)
+		}
+	}
+	if n < 10 {
+		t.Errorf("%d texts checked, want the chart's title, labels and ticks", n)
+	}
+}
+
+// TestIterationLegendBelowThePlot: the legend of an iteration chart is
+// drawn under the chart, not over the lines (it covered them).
+func TestIterationLegendBelowThePlot(t *testing.T) {
+	p, forks, env := reporttest.Fixture()
+	r := report.Build(p, forks, env)
+	svg, err := iterationChart("Iterations of counter.Inc1", &r.Runs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	axis := textY(t, svg, "iteration (warmup, then measurement)")
+	for _, entry := range []string{"fork 1 (warmup fork)", "fork 3", "measurement starts (after 2 warmup iterations)"} {
+		if y := textY(t, svg, entry); y >= axis {
+			t.Errorf("legend entry %q at %v, want it below the x axis label at %v", entry, y, axis)
+		}
+	}
+}
+
+// TestHistoryAxisFollowsTheScores: one batch's wide error bar does not
+// stretch the y axis (it ran to -75 us/op for scores of 10 and 13 and
+// flattened the step between them); positive scores keep it above 0.
+func TestHistoryAxisFollowsTheScores(t *testing.T) {
+	var pts []history.Point
+	for i := 1; i <= 12; i++ {
+		sc, e := 10.0, 0.4
+		if i > 6 {
+			sc = 13
+		}
+		if i == 3 {
+			e = 85
+		}
+		pts = append(pts, history.Point{Batch: i, Score: report.Float(sc), Error: report.Float(e)})
+	}
+	if lo, hi := yRange(pts); lo < 8.5 || lo > 9.6 || hi > 14.5 || hi < 13.4 {
+		t.Errorf("y range [%g, %g], want about [8.5, 14.5]: the scores 10..13, error bars to half their spread beyond", lo, hi)
+	}
+	flat := []history.Point{{Batch: 1, Score: 0.5, Error: 2}, {Batch: 2, Score: 0.5, Error: 0.1}}
+	if lo, hi := yRange(flat); lo != 0 || hi != 2.5 {
+		t.Errorf("flat series: y range [%g, %g], want [0, 2.5]: its error bars, not below zero", lo, hi)
+	}
 }

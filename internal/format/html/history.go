@@ -126,7 +126,6 @@ func seriesChart(s *history.Series) ([]byte, error) {
 	p.Title.TextStyle.Font.Size = 12
 	pts := make(plotter.XYs, len(s.Points))
 	errs := make(plotter.YErrors, len(s.Points))
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, pt := range s.Points {
 		e := 0.0
 		if pt.Error.Valid() {
@@ -134,8 +133,8 @@ func seriesChart(s *history.Series) ([]byte, error) {
 		}
 		pts[i] = plotter.XY{X: float64(pt.Batch), Y: float64(pt.Score)}
 		errs[i] = struct{ Low, High float64 }{e, e}
-		lo, hi = math.Min(lo, float64(pt.Score)-e), math.Max(hi, float64(pt.Score)+e)
 	}
+	lo, hi := yRange(s.Points)
 	line, marks, err := plotter.NewLinePoints(pts)
 	if err != nil {
 		return nil, fmt.Errorf("history: chart of %s: %w", s.Name(), err)
@@ -174,6 +173,34 @@ func seriesChart(s *history.Series) ([]byte, error) {
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	}
 	return svgOf(p, chartWidth, seriesHeight)
+}
+
+// yRange is the range of a series' y axis: its scores, and its error
+// bars only as far as half the scores' spread beyond them (and not below
+// zero when no score is), so that one noisy batch's wide error bar does
+// not stretch the axis until a real step between the others flattens
+// into a line (a ±85 us/op bar once set an axis of -75..125 for scores
+// of 10 and 13). A bar that reaches further is cut at the edge.
+func yRange(points []history.Point) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, pt := range points {
+		lo, hi = math.Min(lo, float64(pt.Score)), math.Max(hi, float64(pt.Score))
+	}
+	reach := (hi - lo) / 2
+	if reach == 0 { // a flat series: its error bars set the scale
+		reach = math.Inf(1)
+	}
+	floor, ceil := lo-reach, hi+reach
+	if lo >= 0 {
+		floor = math.Max(floor, 0)
+	}
+	for _, pt := range points {
+		if e := float64(pt.Error); pt.Error.Valid() {
+			lo = math.Min(lo, math.Max(float64(pt.Score)-e, floor))
+			hi = math.Max(hi, math.Min(float64(pt.Score)+e, ceil))
+		}
+	}
+	return lo, hi
 }
 
 // addLevels draws the mean level of each stretch between change points.
@@ -225,8 +252,9 @@ func addChanges(p *plot.Plot, s *history.Series, lo, top, span float64) error {
 		l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
 		p.Add(l)
 		lpts = append(lpts, plotter.XY{X: x, Y: y})
-		labels = append(labels, fmt.Sprintf(" batch %d: %s %s (%s → %s)", cp.Batch, percent(float64(cp.Change)), cp.Direction,
-			side(cp.LabelBefore, cp.RevisionBefore), side(cp.LabelAfter, cp.RevisionAfter)))
+		// Short: gonum shrinks the data area until every label fits, and
+		// the builds either side are in the table above the chart.
+		labels = append(labels, fmt.Sprintf(" batch %d: %s %s", cp.Batch, percent(float64(cp.Change)), cp.Direction))
 		styles = append(styles, c)
 	}
 	if len(lpts) == 0 {

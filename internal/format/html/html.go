@@ -178,6 +178,9 @@ func groupCharts(r *report.Report) ([]htmlChart, error) {
 			continue
 		}
 		group, method := splitGroup(run.Benchmark)
+		if run.Threads > 1 { // as the run table names it
+			method += "/threads=" + strconv.Itoa(run.Threads)
+		}
 		k := key{group, run.Primary.ScoreUnit}
 		if _, ok := bars[k]; !ok {
 			order = append(order, k)

@@ -103,3 +103,18 @@ func TestHTMLRunWithoutIterations(t *testing.T) {
 		t.Errorf("page lacks %q", want)
 	}
 }
+
+// TestHTMLChartNamesThreads: a bar of a run of 2 goroutines is labelled
+// as the run table names it, not as the 1-goroutine run of the same
+// benchmark.
+func TestHTMLChartNamesThreads(t *testing.T) {
+	p, forks, env := reporttest.Fixture()
+	rep := report.Build(p, forks, env)
+	rep.Runs[0].Threads = 2
+	page := render(t, rep)
+	for _, want := range []string{"Inc1/threads=2 size=10 avgt", "Iterations of counter.Inc1/threads=2 (size = 10) avgt"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
