@@ -179,7 +179,7 @@ func TestReadmeWorkflowValidates(t *testing.T) {
 		for _, e := range res.Errors() {
 			t.Errorf("README.md:%d: workflow: %s", lines[i], e)
 		}
-		for _, want := range []string{"merge --pool", "benchspec compare", "pipefail"} {
+		for _, want := range []string{"benchspec ab --base", "--suite", "pipefail"} {
 			if !strings.Contains(b, want) {
 				t.Errorf("README.md:%d: the workflow does not run %q", lines[i], want)
 			}
