@@ -150,12 +150,15 @@ func (n Note) FullString() string { return fmt.Sprintf("[%d] %s: %s", n.N, n.Lab
 func (n Note) Shortened() bool { return n.Reason != n.Full }
 
 // newNote makes note n of the run labelled label, its Reason the first
-// clause of full (up to "; " or ". "), cut at a word within MaxNote
-// characters of the whole note.
+// clause of full without its parenthesized details (up to "; " or ". "),
+// cut at a word within MaxNote characters of the whole note.
 func newNote(n int, label, full string, diagnostic bool) Note {
 	note := Note{N: n, Label: label, Reason: full, Full: full, Diagnostic: diagnostic}
 	room := MaxNote - utf8.RuneCountInString(fmt.Sprintf("[%d] %s: ", n, label))
 	short := full
+	if diagnostic {
+		short = withoutAsides(full)
+	}
 	for _, sep := range []string{"; ", ". "} {
 		if i := strings.Index(short, sep); i > 0 {
 			short = short[:i]
@@ -171,6 +174,34 @@ func newNote(n int, label, full string, diagnostic bool) Note {
 	}
 	note.Reason = short
 	return note
+}
+
+// withoutAsides is s without its parenthesized asides, "(median; mean
+// 0.29, …)": the evidence a footnote leaves to the JSON report. Brackets
+// inside them nest; an unbalanced "(" keeps the rest.
+func withoutAsides(s string) string {
+	var b strings.Builder
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			if depth == 0 {
+				b.WriteString(s[start:i])
+			}
+			depth++
+		case ')':
+			if depth > 0 {
+				if depth--; depth == 0 {
+					start = i + 1
+				}
+			}
+		}
+	}
+	if depth > 0 {
+		return s
+	}
+	b.WriteString(s[start:])
+	return strings.Join(strings.Fields(strings.ReplaceAll(b.String(), " ,", ",")), " ")
 }
 
 // Rows returns the rows of r in run order — each run's primary metric
