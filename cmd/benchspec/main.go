@@ -40,7 +40,7 @@ var commands = []cli.Command{
 	{Name: "report", Args: "RESULT.json", Summary: "render a saved JSON report in another format", Run: runReport},
 	{Name: "compare", Args: "BASE.json NEW.json", Summary: "compare two JSON reports and find regressions", Run: runCompare},
 	{Name: "merge", Args: "A.json B.json...", Summary: "merge JSON reports of disjoint runs into one", Run: runMerge},
-	{Name: "cache", Args: "[prune|clear]", Summary: "show or prune the cache of package test binaries", Run: runCache},
+	{Name: "cache", Args: "[prune|clear]", Summary: "show or prune the cache of built test and suite binaries", Run: runCache},
 	{Name: "history", Args: "DIR...", Summary: "time series and change points of a results directory's batches", Run: runHistory},
 }
 

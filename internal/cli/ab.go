@@ -359,12 +359,12 @@ directory, or "." for the working tree as it stands: benchspec builds
 that revision, in a checkout kept by commit in its cache. The forks of
 the two builds alternate in randomized ABBA blocks (A B B A or B A A B):
 fork k of BASE runs beside fork k of NEW, so that a drift of the machine
-hits both. Each run's change is the geometric mean of the pairs' ratios,
-with a Student-t interval over the pairs; a change whose interval lies
-beyond --threshold is a regression or an improvement, within it
+hits both. Each run's change is judged from the log ratios of its pairs:
+a Wilcoxon signed-rank test with a Hodges-Lehmann interval where it can
+reach the family's level, else a paired t-test; a change whose interval
+lies beyond --threshold is a regression or an improvement, within it
 unchanged, otherwise inconclusive. The runs are one family (Holm's
-correction), confirmed by a Wilcoxon signed-rank test where it can reach
-the family's level. Output: the comparison, then both builds' reports
+correction). Output: the comparison, then both builds' reports
 (--format json: {"comparison", "base", "new"}). It exits 1 on a regression
 or a failed run of NEW, 2 on bad usage, and 0 otherwise.`
 

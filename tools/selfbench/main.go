@@ -215,7 +215,7 @@ func drive() int {
 	fmt.Printf("benchspec self-benchmark, %s: %s, %d cores (GOMAXPROCS %d), %s %s/%s. The run took %s; %s.\n\n",
 		start.Format("2006-01-02"), env.CPU, env.NumCPU, env.GOMAXPROCS, runtime.Version(), runtime.GOOS, runtime.GOARCH,
 		time.Since(start).Round(time.Second), quiet)
-	if len(items) < 7 {
+	if len(items) < 6 {
 		var ids []string
 		for _, it := range items {
 			ids = append(ids, it.id)
