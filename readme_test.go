@@ -6,9 +6,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/benchspec/benchspec/internal/format"
+	"github.com/benchspec/benchspec/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -152,5 +155,42 @@ func TestReadmeGoBlocksCompile(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("the Go blocks of README.md and docs/ (%d) do not build: %v\n%s", len(blocks), err, out)
+	}
+}
+
+// TestReadmeSampleIsWhatTheToolPrints: the table under "Reading the
+// table" is what run --quiet printed for the batch whose report is kept
+// in examples/seeds/testdata: every line of the README's block is a line
+// of that report rendered by the text format today, in the same order
+// (rows and footnotes may be left out, none may be made up). A change
+// to the table's look fails here until the README shows it.
+func TestReadmeSampleIsWhatTheToolPrints(t *testing.T) {
+	md := readDoc(t, "README.md")
+	sec := md[strings.Index(md, "## Reading the table"):]
+	blocks, _ := fencedBlocks(sec, "")
+	if len(blocks) == 0 {
+		t.Fatal("no sample block under \"## Reading the table\"")
+	}
+	f, err := os.Open(filepath.Join("examples", "seeds", "testdata", "readme-sample.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := report.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := (format.Text{}).Render(&out, rep); err != nil {
+		t.Fatal(err)
+	}
+	printed := strings.Split(out.String(), "\n")
+	next := 0
+	for _, line := range strings.Split(strings.TrimRight(blocks[0], "\n"), "\n") {
+		i := slices.Index(printed[next:], line)
+		if i < 0 {
+			t.Fatalf("README sample line %q is not printed (after line %d) by the text format for the saved report:\n%s", line, next, out.String())
+		}
+		next += i + 1
 	}
 }
