@@ -3,9 +3,8 @@ package history
 import (
 	"math"
 
+	"github.com/benchspec/benchspec/internal/forkstat"
 	"gonum.org/v1/gonum/stat/distuv"
-
-	"github.com/benchspec/benchspec/internal/history/index"
 )
 
 // The change point detection: E-Divisive means (Matteson and James,
@@ -344,7 +343,7 @@ func median(x []float64) float64 {
 	if len(x) == 0 {
 		return 0
 	}
-	return index.Median(x)
+	return forkstat.Median(x)
 }
 
 func mean(x []float64) float64 {

@@ -3,7 +3,6 @@ package compare
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
@@ -209,7 +208,7 @@ func pairedPair(r PairedRun, opts Options, level float64) (Pair, *candidate, err
 			downL = 1
 		}
 		pb := math.Min(1, 2*math.Min(upG, downL))
-		robust := madNormal * medianAbsDev(d)
+		robust := madNormal * forkstat.MedianAbsDev(d)
 		margin := math.Min(math.Abs(est-up), math.Abs(est-down))
 		c := &candidate{
 			lo: float64(p.ChangeCI[0]), hi: float64(p.ChangeCI[1]), change: float64(p.Change), th: th,
@@ -252,26 +251,6 @@ func pairedPair(r PairedRun, opts Options, level float64) (Pair, *candidate, err
 // madNormal turns a median absolute deviation into a standard deviation
 // of normal values: 1/Φ⁻¹(3/4).
 const madNormal = 1.4826
-
-// medianAbsDev is the median absolute deviation of x from its median.
-func medianAbsDev(x []float64) float64 {
-	med := medianOf(x)
-	dev := make([]float64, len(x))
-	for i, v := range x {
-		dev[i] = math.Abs(v - med)
-	}
-	return medianOf(dev)
-}
-
-func medianOf(x []float64) float64 {
-	s := append([]float64(nil), x...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
 
 // pairsFor is the fewest pairs whose (1−alpha) t interval of the mean
 // log ratio would be narrower than margin, at the spread sd.

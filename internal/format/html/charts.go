@@ -158,11 +158,17 @@ func svgOf(p *plot.Plot, w, h vg.Length) (out []byte, err error) {
 	}()
 	c := vgsvg.New(w, h)
 	p.Draw(draw.New(c))
+	return svgBytes(c, p.Title.Text)
+}
+
+// svgBytes is the canvas's SVG element, its text kept to the widths
+// the chart was laid out with (metricsSafe).
+func svgBytes(c *vgsvg.Canvas, title string) ([]byte, error) {
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("report: drawing chart %q: %w", p.Title.Text, err)
+		return nil, fmt.Errorf("report: drawing chart %q: %w", title, err)
 	}
-	out = buf.Bytes()
+	out := buf.Bytes()
 	if i := bytes.Index(out, []byte("<svg")); i > 0 {
 		out = out[i:]
 	}
@@ -187,15 +193,7 @@ func svgOfLegendBelow(p *plot.Plot, w, h vg.Length) (out []byte, err error) {
 	dc := draw.New(c)
 	p.Draw(draw.Crop(dc, 0, 0, band, 0))
 	legend.Draw(draw.Crop(dc, 0, 0, 0, -h))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("report: drawing chart %q: %w", p.Title.Text, err)
-	}
-	out = buf.Bytes()
-	if i := bytes.Index(out, []byte("<svg")); i > 0 {
-		out = out[i:]
-	}
-	return metricsSafe(out), nil
+	return svgBytes(c, p.Title.Text)
 }
 
 // svgTextRE is a text element as vgsvg writes it.

@@ -30,7 +30,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,6 +39,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -199,27 +199,7 @@ func forkMedian(m *report.Metric) (median, mad report.Float) {
 		}
 		means = append(means, float64(v))
 	}
-	med := Median(means)
-	dev := make([]float64, len(means))
-	for i, v := range means {
-		dev[i] = math.Abs(v - med)
-	}
-	return report.Float(med), report.Float(Median(dev))
-}
-
-// Median is the median of x (the mean of the middle two for an even
-// count), NaN for none; x is left as it was.
-func Median(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), x...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return report.Float(forkstat.Median(means)), report.Float(forkstat.MedianAbsDev(means))
 }
 
 // valid reports whether an entry read from the index is whole enough to
