@@ -202,7 +202,7 @@ func match(e *spec.Entry, names []string) ([]string, *spec.Error) {
 		if c := closest(e.Include, names, 3); len(c) > 0 {
 			msg += "; closest: " + strings.Join(c, ", ")
 		} else {
-			msg += " (none are registered here: registered benchmarks run with the suite binary that registers them)"
+			msg += " (no suite given: name the suite binary or its main package with --suite)"
 		}
 		return nil, &spec.Error{Pos: e.IncludePos, Msg: msg}
 	}
