@@ -2,6 +2,7 @@ package benchspec_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,5 +123,19 @@ benchmarks:
 		if len(side) != 4 {
 			t.Errorf("a build ran %d forks, want 4", len(side))
 		}
+	}
+}
+
+// The benchspec program given a spec of registered benchmarks and no
+// suite says how to name one.
+func TestProgramWithoutSuiteSaysToNameOne(t *testing.T) {
+	suitetest.SkipShort(t)
+	parent := strings.TrimPrefix(suitetest.ParentEnv(t), "BENCHSPEC_PARENT=")
+	cmd := exec.Command(parent, "plan", writeSpec(t, quick+"  - include: '^e2e\\.empty$'\n"))
+	cmd.Env = append(os.Environ(), "BENCHSPEC_SUITE=")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "name the suite binary or its main package with --suite") {
+		t.Errorf("plan without a suite: %v\n%s\nwant exit 2 and how to name the suite", err, out)
 	}
 }
