@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -82,7 +83,7 @@ func init() {
 	// the factor unset and a new report with SEEDS_SPIN_FACTOR=1.05, and
 	// compare must call it a 5 % regression (tools/scripts/compare-rates.sh).
 	benchspec.Register("planted.Spin", func(b *benchspec.B) {
-		steps := spinSteps(os.Getenv("SEEDS_SPIN_FACTOR"))
+		steps := spinSteps(cmp.Or(os.Getenv("SEEDS_SPIN_FACTOR"), spinFactor))
 		x := uint64(1)
 		for b.Loop() {
 			for range steps {
@@ -105,6 +106,12 @@ func init() {
 		})
 	}
 }
+
+// spinFactor is planted.Spin's factor when SEEDS_SPIN_FACTOR is unset:
+// two builds that differ by it (go build -ldflags=-X
+// main.spinFactor=1.02) are two builds of one suite for benchspec ab
+// (tools/scripts/ab-rates.sh).
+var spinFactor string
 
 // spinSteps is 2000 × factor, rounded; 2000 when factor is empty, and
 // a panic (a failed fork, loud in the report) when it is not a positive
