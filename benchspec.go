@@ -1,6 +1,5 @@
-// Package benchspec is JMH for Go, driven by checked-in YAML specs.
-//
-// A suite is a main package that registers benchmark bodies by name and
+// Package benchspec is JMH for Go, driven by checked-in YAML specs. A
+// suite is a main package that registers benchmark bodies by name and
 // calls Main:
 //
 //	func init() {
@@ -15,11 +14,9 @@
 //
 //	func main() { benchspec.Main() }
 //
-// Specs select benchmarks by regexp and say how to measure them; the
-// benchspec program (cmd/benchspec) reads them, plans the batch and starts
-// every measured fork as a fresh process of the suite binary. A suite
-// binary links only this package, the measuring loop (internal/worker)
-// and the fork protocol: what a fork does not need, it does not start.
+// The benchspec program (cmd/benchspec) reads the specs, plans the batch
+// and starts every fork as a fresh process of the suite binary, which
+// links only this package, internal/worker and the fork protocol.
 package benchspec
 
 import (

@@ -17,27 +17,16 @@ import (
 	"github.com/benchspec/benchspec/internal/protocol"
 )
 
-// Killing a fork's process group ends what it started in the group, but
-// a process may leave the group (setpgid) or the session (setsid), as
-// daemons and `setsid cmd &` do. Two things find those:
-//
-//   - While Execute runs, the parent is a child subreaper
-//     (PR_SET_CHILD_SUBREAPER): an orphan among a fork's descendants is
-//     reparented to the parent rather than to init. Once a fork has
-//     exited, every child of the parent that the parent did not start,
-//     that started after the fork did, and that left the parent's process
-//     group is the fork's.
-//   - Every fork of a batch has protocol.EnvBatch=MARK in its
-//     environment, which what it starts inherits. A process started after
-//     the fork that carries the mark is the fork's, wherever it was
-//     reparented. This is also how the guard, which is not an ancestor of
-//     the forks, finds them after the parent was killed.
-//
-// Both are swept after every fork: each process found is killed and named
-// in the fork's failure. A descendant that both cleared its environment
-// and was reparented elsewhere than the parent (the parent was killed, or
-// a subreaper of its own in between) is not found: that takes a
-// deliberate effort, not an accident.
+// Killing a fork's process group misses what left the group (setpgid) or
+// the session (setsid). Two things find those, swept after every fork
+// (each one killed and named in the fork's failure): while Execute runs
+// the parent is a child subreaper, so a child it did not start, started
+// after the fork and outside the parent's group, is the fork's orphan;
+// and every fork carries protocol.EnvBatch=MARK, inherited by what it
+// starts, so a marked process started after the fork is the fork's
+// wherever it was reparented (how the guard finds them after the parent
+// was killed). One that cleared its environment and was reparented
+// elsewhere escapes: that takes deliberate effort, not an accident.
 
 // started are the processes the executor started and has not yet reaped
 // (forks and guards), by PID: the sweeps leave them alone, even those of

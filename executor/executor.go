@@ -1,89 +1,17 @@
 // Package executor runs a plan: one fresh process per fork, results over
-// a dedicated pipe, a per-iteration timeout, and nothing left behind. It
-// measures nothing itself (that is package worker, inside the fork) and
+// a dedicated pipe (fd 3), a per-iteration timeout, and nothing left
+// behind. It measures nothing (package worker does, in the fork) and
 // prints nothing (an Observer does).
 //
-// A misbehaving benchmark costs only its own run. Whatever a fork does —
-// panic, exit, crash, deadlock, hang, run out of memory, flood its
-// output, close or garble its result pipe (file descriptor 3), leave
-// processes behind — ends as ForkResult.Err with a precise cause and the
-// tail of its output, and the batch goes on:
-//
-//   - Every fork runs in a process group of its own, which is killed
-//     whenever the fork ends, so that nothing it started outlives it. A
-//     fork that exits leaving processes in its group fails for it.
-//   - Processes that left the group (setsid, setpgid) are found too,
-//     killed, and fail the fork: the parent is a child subreaper while it
-//     runs forks, and every fork carries the batch's mark
-//     (protocol.EnvBatch) in its environment (see escape.go).
-//   - A fork that reports nothing for its run's timeout is asked for a
-//     goroutine dump (SIGQUIT), then killed: the cause names the iteration
-//     ("timed out after 2s in measurement iteration 3") and, when every
-//     goroutine was blocked, the deadlock.
-//   - Forks die with the parent: Pdeathsig kills a fork when the parent
-//     dies, even by SIGKILL, and the guard process (Options.Guard,
-//     EnvGuard) then kills what the fork had started: its group, and
-//     every process carrying the batch's mark.
-//   - BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA in a run's env bound
-//     its forks' memory with a hard resource limit (see limits.go).
-//   - The batch's files are out of a fork's reach by accident: a suite's
-//     fork runs in a scratch directory of its own, new and empty (made
-//     while the previous fork started, removed afterwards, named after
-//     the batch so that the guard removes those a killed parent left
-//     in TMPDIR; a package's
-//     fork runs its test binary in the package's directory, as go test
-//     does, for testdata), the parent hands forks absolute paths,
-//     and the journal stops the batch if its name is deleted or replaced.
-//     The worker makes the kernel refuse the signals a fork, or anything
-//     it starts, sends to the parent or the parent's process group
-//     (worker.ShieldParent): `kill $PPID` in a benchmark does not stop
-//     the batch.
-//
-// # What the parent checks, and what a fork can still forge
-//
-// The parent checks every fork's stream against the fork's run as it
-// arrives (stream.go): a hello first; then warmup iterations 1..W and
-// measurement iterations 1..M, each exactly once and in that order, with
-// finite, non-negative numbers and operations that took time; then
-// exactly one done, and nothing after it. Anything else fails the run
-// with its cause ("the fork reported done before measurement iteration
-// 2 (the run has 1 warmup and 2 measurement iterations)"). So a
-// benchmark can no longer, by accident — a stray write to file
-// descriptor 3, a half-written stream, an early os.Exit(0) after a
-// partial one, a duplicated or skipped iteration, a division by zero —
-// turn into a result. Every size a fork sends is bounded (bounds.go:
-// a message, all of a fork's messages, texts cut with a marker), a done
-// lists profiles only inside the run's profile directory, and every
-// number is checked against what the fork's own raw data allow
-// (plausible.go): operations that follow from the invocations, no call
-// a hundred times faster than the fork's empty loop, no more timed work
-// than the fork's life.
-//
-// A benchmark runs in the fork's process, though, with its privileges:
-// on purpose it can still write a complete, well-formed stream of
-// invented but plausible numbers on file descriptor 3 and exit, or tamper with the
-// worker's memory or clock. Nothing a process says about itself proves
-// what it measured; benchspec guards against accidents and mistakes, not
-// against the code it was asked to run. The same holds for the journal:
-// --resume checks every line against the plan (JournalState.CheckPlan),
-// and what its numbers allow, as for a fork's stream, which catches a
-// line edited by mistake or out of place and numbers that contradict
-// each other, but a plausible number typed in by hand is
-// indistinguishable from a measured one.
-//
-// A batch survives its own interruption through its journal (Journal):
-// every finished fork is on disk as soon as it ends, and a resumed batch
-// (Options.Done) runs only the forks the journal lacks.
-//
-// # The parent while a fork runs
-//
-// The parent stays out of the way of the fork it runs: what it must do
-// per fork (the fork's environment, directory, pipes, exec) is done
-// before the exec or, like the next fork's directory, while the fork's
-// process starts; while the fork measures, the parent only reads its
-// messages, with raw read(2) calls that do not set off the Go runtime's
-// monitor thread (see quietReader), and awaits the fork's exit through
-// the poller rather than a thread blocked in wait (child.StartLocked).
+// A misbehaving benchmark costs only its own run: whatever a fork does
+// ends as ForkResult.Err with a precise cause and its output's tail, and
+// the batch goes on. Its stream is checked as it arrives (stream.go),
+// bounded (bounds.go) and held to what its raw data allow (plausible.go):
+// this guards against accidents, not a benchmark forging numbers on
+// purpose. Containment and its limits: docs/security.md ("Forks are
+// contained", "How the executor enforces it"). While a fork measures, the
+// parent only reads its pipe with raw read(2) (quietReader) and awaits its
+// exit through the poller (child.StartLocked), to stay out of its way.
 package executor
 
 import (

@@ -8,28 +8,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Hard resource limits for a fork, set through the run's env settings
-// (spec.SizeVariables; the spec checks their values):
-//
-//	env: {BENCHSPEC_RLIMIT_AS: 4GiB, GOMEMLIMIT: 512MiB}
-//
-// GOMEMLIMIT only makes the fork's garbage collector work harder as the
-// heap approaches it; a benchmark that keeps what it allocates grows past
-// it. A resource limit is enforced by the kernel: an allocation beyond it
-// fails and the Go runtime dies with "fatal error: out of memory", which
-// fails the run and nothing else.
-//
-// The parent applies the limits with prlimit(2) right after the fork has
-// started, while the fork's runtime is still initializing and before the
-// benchmark body runs. Only the fork and what it starts afterwards are
-// limited, never the parent. Sizes use GOMEMLIMIT's syntax: a number of
-// bytes with an optional B, KiB, MiB, GiB or TiB suffix.
-//
-// BENCHSPEC_RLIMIT_AS bounds the address space (RLIMIT_AS). A Go process
-// reserves address space generously (about 1 GiB before it allocates
-// anything on linux/amd64), so it needs a limit well above the heap it
-// should be allowed. BENCHSPEC_RLIMIT_DATA (RLIMIT_DATA) counts only
-// writable private memory, which is closer to the heap.
+// Hard resource limits for a fork, from the run's env (spec.SizeVariables
+// checks the values; sizes in GOMEMLIMIT's syntax), e.g.
+// `env: {BENCHSPEC_RLIMIT_AS: 4GiB}`. GOMEMLIMIT only makes the GC work
+// harder; a kernel limit makes an allocation beyond it fail, so the
+// runtime dies with "fatal error: out of memory" and only that run fails.
+// The parent applies them with prlimit(2) right after the fork starts,
+// before the body runs: the fork and what it starts are limited, never the
+// parent. RLIMIT_AS needs to sit well above the wanted heap (a Go process
+// reserves about 1 GiB of address space before allocating on
+// linux/amd64); RLIMIT_DATA counts writable private memory, closer to the
+// heap.
 var rlimits = map[string]int{
 	"BENCHSPEC_RLIMIT_AS":   unix.RLIMIT_AS,
 	"BENCHSPEC_RLIMIT_DATA": unix.RLIMIT_DATA,

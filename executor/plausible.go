@@ -9,28 +9,19 @@ import (
 	"github.com/benchspec/benchspec/plan"
 )
 
-// Every number read back, from a fork's pipe or from a journal, is
-// checked against what the fork's own raw data and its run's settings
-// allow. A number that cannot be true fails the fork with the precise
-// cause (refused): the report must not carry a score built on it. One
-// that is only suspicious (a body barely slower than an empty loop) is
-// the diagnostics' business (internal/diag's DEAD_CODE), not this file's.
+// Every number read back, from a fork's pipe or a journal, is checked
+// against what the fork's raw data and its run's settings allow; one that
+// cannot be true fails the fork with its cause (a merely suspicious one
+// is internal/diag's business, e.g. DEAD_CODE):
 //
-//   - Operations follow from invocations and the settings, as the
-//     worker counts them (JMH's arithmetic): ops = invocations ×
-//     ops_per_invocation ÷ batch_size in avgt and thrpt, sampled batches
-//     × ops_per_invocation in sample mode, threads × ops_per_invocation
-//     in ss. A journal whose op counts were multiplied no longer matches
-//     its invocations; a forged iteration claiming 10¹² ops in one
-//     invocation neither.
-//   - A call cannot take less than impossibleFraction of the fork's own
-//     empty loop iteration (TimerCalibration.BaselineFloorNs, about one
-//     cycle): no body runs a hundred calls per cycle. A go test body
-//     that ignores b.N (0.00015 ns/op) is refused here with that cause.
-//   - The iterations' timed windows lie within the fork's life: their
-//     sum (per thread) cannot exceed its wall time, measured by the
-//     parent. A forged stream of 3 × 50 ms in a fork that lived 4.6 ms
-//     is refused.
+//   - ops follow from invocations as the worker counts them (avgt, thrpt:
+//     invocations × ops_per_invocation ÷ batch_size; sample: batches ×
+//     ops_per_invocation; ss: threads × ops_per_invocation);
+//   - no call takes under impossibleFraction of the fork's empty loop
+//     (BaselineFloorNs, about a cycle): a go test body ignoring b.N is
+//     refused here;
+//   - the timed windows (per thread) sum to no more than the fork's wall
+//     time, measured by the parent.
 
 // impossibleFraction: below this fraction of the fork's empty loop
 // iteration a call's time is impossible. DEAD_CODE warns from 3× the

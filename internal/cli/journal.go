@@ -10,26 +10,17 @@ import (
 	"github.com/benchspec/benchspec/plan"
 )
 
-// The run journal (see executor.Journal) of `run`:
-//
-//   - --journal FILE writes it to FILE;
-//   - without --journal, `--out REPORT` writes it to REPORT.journal, next
-//     to the report, when REPORT is a file; when it is not (a device such
-//     as /dev/null, a FIFO, /dev/stdout: see WriteOutput), to
-//     SUITE.journal in the working directory (SUITE-shard-i-of-n.journal
-//     for a shard), SUITE being the plan's suite name. Such a journal,
-//     which no flag asked for, is deleted when its batch completes: it
-//     is there to resume a batch that did not;
-//   - without either, there is no journal: the report goes to stdout, as
-//     at a desk; a batch worth resuming is one whose report is kept.
-//
-// A new batch replaces a journal whose batch ended, but refuses one whose
-// batch was interrupted or killed, so that a rerun without --resume never
-// throws measurements away: resume it, or delete the file.
-//
+// The run journal (see executor.Journal) of `run` goes to --journal FILE;
+// else, with `--out REPORT`, to REPORT.journal when REPORT is a file, or
+// (a device, FIFO, /dev/stdout: see WriteOutput) to SUITE.journal in the
+// working directory (SUITE-shard-i-of-n.journal for a shard), deleted
+// once its batch completes since no flag asked for it; with neither flag
+// there is none (a batch worth resuming is one whose report is kept).
+// A new batch replaces a finished batch's journal but refuses an
+// interrupted one's, so a rerun never throws measurements away.
 // `run --resume JOURNAL [SPEC...]` reruns only the forks JOURNAL lacks,
-// appending them to it. The specs default to the journal's; they and the
-// suite binary must be the ones that wrote the journal.
+// appending them; specs default to the journal's, and they and the suite
+// binary must be the ones that wrote it.
 
 // runJournal is the journal of one run command; nil when there is none.
 type runJournal struct {

@@ -11,26 +11,17 @@ import (
 	"strings"
 )
 
-// WriteOutput is how every output of both binaries is written (run
-// --out, report --out, compare --out, merge --out, the files of
-// --results-dir): with write's output, to stdout when path is "", and
-// otherwise to path, which is one of
-//
-//   - a regular file, or a path where nothing is yet: replaced atomically
-//     and durably — written to a temporary file in the same directory,
-//     synced, renamed over path, and the directory synced — so that a
-//     reader, or a crash, sees the old file or the whole new one, never a
-//     half-written report. A symbolic link to a regular file replaces
-//     the file it links to and stays a link;
-//   - anything else that exists — a device (/dev/null, /dev/full), a
-//     FIFO, /dev/stdout and the other links into /proc/self/fd — opened
-//     and written to, never replaced: replacing /dev/null with a regular
-//     file, as root, would break the machine, and replacing /dev/stdout
-//     would write nothing where the user looks.
-//
-// Every error, of write or of writing, syncing, closing or renaming the
-// file, is returned: the command fails rather than claim a report it did
-// not write.
+// WriteOutput writes every output of both binaries (the --out flags, the
+// --results-dir files): write's output to stdout when path is "", else to
+// path. A regular file, or a path where nothing is yet, is replaced
+// atomically and durably (temp file in the same directory, synced,
+// renamed, directory synced): a reader or a crash sees the old file or the
+// whole new one; a symlink to a file replaces its target and stays a link.
+// Anything else that exists (/dev/null, a FIFO, /dev/stdout) is opened and
+// written, never replaced: replacing /dev/null as root would break the
+// machine, replacing /dev/stdout would write nothing where the user looks.
+// Every error of write or of the file is returned: the command fails
+// rather than claim a report it did not write.
 func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "" {
 		return write(stdout)

@@ -2,22 +2,14 @@
 // copy of the suite binary, written once per batch into a directory of
 // its own and removed when the batch ends.
 //
-// Why a copy. A freshly linked binary (go build, go run: the linker
-// writes its output through a shared mapping) sits in the page cache in
-// single 4 KiB pages, and every fork maps the binary's code and tables
-// anew. Written once more with large write(2)s, the same bytes sit in
-// large folios, which the kernel maps into a process more cheaply: on
-// the 2-core PVM guest this was measured on (Linux 6.18, ext4,
-// 2026-12-01) selfbench's minimal fork took about 1 ms less from such a
-// copy, with the same page faults. It is the same program, byte for byte
-// (the copy is checked against the original's size and modification
-// time before and after), and it also keeps a batch's forks on one
-// build: rebuilding the suite binary while a nightly batch runs cannot
-// mix two builds' forks in one report.
-//
-// Where the copy cannot be made or run (no space, a temporary directory
-// mounted noexec) the forks execute the original, as before: the image
-// only makes starts cheaper.
+// Why a copy: a freshly linked binary sits in the page cache in 4 KiB
+// pages; written again with large write(2)s the same bytes sit in large
+// folios, which the kernel maps into each fork more cheaply (about 1 ms
+// per fork, docs/performance.md "Fork cost"). The copy is checked against
+// the original's size and modification time, and keeps a batch's forks
+// on one build even if the suite binary is rebuilt mid-batch. Where the
+// copy cannot be made or run (no space, noexec temp dir) the forks
+// execute the original: the image only makes starts cheaper.
 package forkimage
 
 import (

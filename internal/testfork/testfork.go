@@ -22,29 +22,19 @@ import (
 	"github.com/benchspec/benchspec/internal/worker"
 )
 
-// RunTestBinary runs the fork of a package benchmark (a.Run.GoTest): one
-// process of the package's test binary, started by this fork process,
-// which stays in between as the fork the parent knows. The parent's
-// protocol, timeouts and process-group kill apply unchanged: the test
-// binary is in this process's group, dies with it (Pdeathsig), gets the
-// SIGQUIT of a timeout forwarded (its goroutine dump is what the parent
-// reads), and its stdout and stderr are this process's output.
-//
-// The test binary runs in the package's directory, as under go test,
-// with this process's environment (the spec's env). benchspec's driver
-// in it (internal/testdriver) selects the one benchmark with an exact
-// per-level -test.bench pattern and runs each warmup iteration with the
-// warmup time and each measurement iteration with the measurement time
-// (ss: "Nx", N the phase's batch size), one testing.RunBenchmarks call
-// each: b.N ramps up as under go test. Each result line, read from the
-// driver's private descriptor and never from stdout, is one iteration,
-// mapped as RunTesting maps a testing.Benchmark call (TimeNs is ns/op ×
-// N, to the 4 or 5 digits go test prints). A skip (b.Skip, in the
-// benchmark or a parent) is a SkipError with go test's reason.
-//
-// The cpu, heap, mutex and block profilers become -test.cpuprofile,
-// -test.memprofile, -test.mutexprofile and -test.blockprofile; unlike in
-// a suite fork they cover the warmup iterations too.
+// RunTestBinary runs the fork of a package benchmark (a.Run.GoTest) as a
+// child process of the package's test binary, this process staying in
+// between as the fork the parent knows, so the parent's protocol,
+// timeouts and group kill apply unchanged (the child is in our group,
+// dies with us by Pdeathsig, gets a timeout's SIGQUIT forwarded, shares
+// our stdout/stderr). It runs in the package's directory with the spec's
+// env. benchspec's driver in it (internal/testdriver) selects the one
+// benchmark by an exact per-level -test.bench pattern and runs each
+// iteration as one testing.RunBenchmarks call with the phase's time (ss:
+// "Nx", N the batch size), so b.N ramps up as under go test; each result
+// line, on a private descriptor and never stdout, is mapped as RunTesting
+// maps a call (TimeNs = ns/op × N). A skip is a SkipError with go test's
+// reason. Profilers map to -test.*profile and cover the warmup too.
 func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error) (*worker.Output, error) {
 	g := a.Run.GoTest
 	if g == nil {

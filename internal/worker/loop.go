@@ -179,19 +179,13 @@ func (r *runner) begin(b *B) bool {
 const iterationChunks = 100
 
 // maxChunkTime bounds a chunk's time, however long the iteration: the
-// loop leaves its fast path at least this often. On the 2-core AMD EPYC
-// (Zen 5) VM of 2026-12-01 a tight loop that ran for milliseconds without
-// leaving it slowed down for long stretches, in both loop forms alike
-// (and testing.B's own loops, which run a whole benchmark time in one
-// go): 200 ms iterations, a hundredth of the iteration per chunk (2 ms,
-// as before this bound), 4 forks each taking turns with the bounds below
-// (15:35 UTC, quiet): the empty `for b.Loop()` 0.29–0.71 ns, sqrt.Sunk
-// 2.48–2.66 ns; at most 50 µs a chunk 0.34–0.63 and 2.32–2.34; at most
-// 20 µs 0.295–0.336 and 2.15–2.22, the level `for range b.N` reaches at
-// its best (the `for range b.Invocations()` form likewise: 0.37–0.42 and
-// 2.15–2.44 unbounded, 0.28–0.30 and 2.14–2.18 at 20 µs). Each chunk
-// costs a clock read and the slow path's bookkeeping, about 50 ns there:
-// about 0.25 % of the iteration's time, counted in it.
+// loop leaves its fast path at least this often. A tight loop that ran
+// for milliseconds without leaving it slowed down for long stretches, in
+// both loop forms (and testing.B's own loops); 20 µs chunks brought both
+// forms to the level `for range b.N` reaches at its best. Each chunk costs
+// a clock read and the slow path's bookkeeping, about 0.25 % of the
+// iteration's time, counted in it. Figures: docs/performance.md
+// ("The loop forms").
 const maxChunkTime = 20 * time.Microsecond
 
 // nextChunk sizes the next run of fast-path invocations so that the clock

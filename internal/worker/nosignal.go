@@ -14,37 +14,20 @@ import (
 	"github.com/benchspec/benchspec/internal/protocol"
 )
 
-// ShieldParent makes the kernel refuse, with EPERM, every signal this
-// process or anything it starts sends to the process ppid (the batch
-// that started the fork) or to its process group pgrp, and kill(-1, …),
-// which would reach the parent too. A benchmark that runs `kill $PPID`,
-// `kill 0` from a helper that left its group, or pkill-like code cannot
-// stop the batch by accident.
+// ShieldParent makes the kernel refuse (EPERM) every signal this process
+// or anything it starts sends to the parent ppid, its threads known at
+// fork start (/proc/PPID/task), its process group pgrp, or kill(-1, …),
+// so a benchmark's `kill $PPID`, `kill 0` or pkill-like code cannot stop
+// the batch by accident. ptrace ATTACH/SEIZE is refused whatever the
+// target (attached to its parent, a body stopped the batch forever);
+// PTRACE_TRACEME stays allowed. tkill is refused outright.
 //
-// It installs a seccomp filter on every thread (SECCOMP_FILTER_FLAG_TSYNC),
-// which every descendant inherits and none can remove, without the
-// speculation mitigations older kernels tie to seccomp
-// (SECCOMP_FILTER_FLAG_SPEC_ALLOW). That requires
-// no_new_privs: from here on, executing a setuid binary grants no
-// privileges. The filter checks the target of kill, tgkill,
-// rt_sigqueueinfo, rt_tgsigqueueinfo and pidfd_open; tkill, deprecated and
-// unused by Go and glibc, is refused whatever its target. A signal sent
-// through a pidfd obtained otherwise (opening /proc/PID) is not caught:
-// that takes intent.
-//
-// kill(TID) signals the whole process of thread TID: the parent's threads
-// are targets as its pid is. Those it has when the fork starts (read from
-// /proc/PPID/task; the parent starts its forks from a thread it already
-// has) are refused too; a thread the parent starts later is not known.
-//
-// ptrace(PTRACE_ATTACH) and ptrace(PTRACE_SEIZE) are refused whatever the
-// target: attached to its parent, a body stopped the batch forever. A
-// benchmark that traces a program starts it traced (PTRACE_TRACEME, as
-// exec.Cmd's SysProcAttr.Ptrace does), which stays allowed.
-//
-// It reports whether the filter is in place; it is not on architectures
-// other than amd64 and arm64, nor where the kernel or a container's own
-// seccomp policy refuses it.
+// It is a seccomp filter on every thread (TSYNC), inherited and not
+// removable, without seccomp's speculation mitigations (SPEC_ALLOW); it
+// requires no_new_privs (setuid binaries gain nothing from here on). A
+// pidfd from /proc/PID is not caught: that takes intent. It reports
+// whether the filter is in place: not off amd64/arm64, nor where the
+// kernel or a container's seccomp policy refuses it.
 func ShieldParent(ppid, pgrp int) bool {
 	var arch uint32
 	switch runtime.GOARCH {

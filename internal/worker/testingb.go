@@ -39,25 +39,16 @@ const MetricMBPerSec = "MB/s"
 var testingInit sync.Once
 
 // RunTesting runs one fork's assignment with a standard benchmark
-// function. Every warmup and measurement iteration is one
-// testing.Benchmark call, exactly what `go test -bench` does for one
-// -count: the same ramp-up of b.N (or of b.Loop) until the iteration time
-// is reached, the same timer, the same allocation counters, and the same
-// compiler treatment of `for b.Loop()`, which keeps its body's results
-// alive.
-//
-// The iteration's time is -test.benchtime: the phase's time in avgt and
-// thrpt, "Nx" with N the batch size in ss. Each call becomes one
-// Iteration, with JMH's arithmetic: Ops = N × ops_per_invocation ÷
-// batch_size (ss: ops_per_invocation, the batch being one op), TimeNs =
-// the call's timed duration, Invocations = N. Its metrics are B/op,
-// allocs/op, MB/s (after b.SetBytes) and every b.ReportMetric unit.
-//
-// Sample mode and threads are refused (the plan refuses them first):
-// testing.B never times single invocations, and runs on one goroutine.
-// A benchmark that fails (b.Fatal, b.Error) fails the fork, one that
-// skips (b.Skip) skips the run (a *SkipError); testing.Benchmark
-// discards its log, so the message cannot say why.
+// function: every iteration is one testing.Benchmark call, exactly what
+// `go test -bench` does for one -count (same b.N ramp-up, timer,
+// allocation counters, `for b.Loop()` treatment). -test.benchtime is the
+// phase's time (avgt, thrpt) or "Nx" with N the batch size (ss). Each
+// call becomes one Iteration with JMH's arithmetic: Ops = N ×
+// ops_per_invocation ÷ batch_size (ss: ops_per_invocation), metrics B/op,
+// allocs/op, MB/s and b.ReportMetric units. Sample mode and threads are
+// refused: testing.B never times single invocations and runs on one
+// goroutine. b.Fatal/b.Error fails the fork, b.Skip skips the run (a
+// *SkipError); testing.Benchmark discards its log, so no reason is given.
 func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol.Iteration) error) (*Output, error) {
 	s := &a.Run.Settings
 	switch {
