@@ -16,9 +16,12 @@ dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 go build -o "$dir/benchspec" ./cmd/benchspec
 go build -ldflags "-X main.spinFactor=$base" -o "$dir/a" ./examples/seeds
 go build -ldflags "-X main.spinFactor=$factor" -o "$dir/b" ./examples/seeds
-cat > "$dir/spec.yaml" <<'YAML'
+# AB_DEFAULTS, a YAML flow mapping, sets the spec's defaults (the
+# built-in ones when unset), e.g. '{forks: 40, measurement: {time: 50ms}}'.
+cat > "$dir/spec.yaml" <<YAML
 version: 1
 name: ab-rates
+defaults: ${AB_DEFAULTS:-{\}}
 benchmarks:
   - include: '^planted\.Spin$'
 YAML
