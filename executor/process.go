@@ -165,8 +165,8 @@ func pipe() (r, w *os.File, err error) {
 // about. It may be: on a non-blocking pipe, read returns at once. What
 // a system call the scheduler is told about costs is not the call: the
 // first one after the runtime's monitor thread (sysmon) fell asleep
-// wakes it, and it then polls every 20 µs (50 times, about 6 ms on this
-// kind of virtual machine) before it sleeps again. A fork's hello and
+// wakes it, and it then polls every 20 µs, 50 times, before it sleeps
+// again. A fork's hello and
 // each of its iteration messages would set it off while the fork
 // measures its next iteration, on the CPUs the fork runs on.
 func quietReader(f *os.File) io.Reader {

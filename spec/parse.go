@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"syscall"
+
+	"github.com/benchspec/benchspec/internal/filehash"
 )
 
 // ParseFile reads and parses the spec file at path. See Parse.
@@ -42,7 +44,7 @@ func readSpec(path string) ([]byte, error) {
 	}
 	switch {
 	case !fi.Mode().IsRegular():
-		return nil, at("not a regular file (%s); a spec is a YAML file", fileKind(fi.Mode()))
+		return nil, at("not a regular file (%s); a spec is a YAML file", filehash.Kind(fi.Mode()))
 	case fi.Size() > MaxFileSize:
 		return nil, at("spec file too large (%d bytes; at most %d)", fi.Size(), MaxFileSize)
 	}
@@ -56,23 +58,6 @@ func readSpec(path string) ([]byte, error) {
 		return nil, at("spec file too large (more than %d bytes)", MaxFileSize)
 	}
 	return data, nil
-}
-
-// fileKind names what a file that is not a regular file is.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a block device"
-	}
-	return "mode " + m.String()
 }
 
 // Parse parses, validates and resolves one spec file. path is used only in

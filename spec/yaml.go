@@ -23,8 +23,8 @@ import (
 // cost half a million nodes. So the file's structure is counted first
 // (maxIndicators): every YAML node but the root begins at, or is the key
 // or value that follows, a ',' ':' '-' '?' '[' '{' or '*'; at most
-// 2 × maxIndicators + 1 nodes: "{a,a,…}" at the limit peaks at 77 MB
-// and takes 0.6 s on a busy 2-core VM.
+// 2 × maxIndicators + 1 nodes, a bound on the memory and time a
+// hostile file can cost (docs/security.md).
 const MaxFileSize = 1 << 20
 
 // maxIndicators bounds the characters ", : - ? [ { *" of a spec file,

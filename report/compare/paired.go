@@ -42,10 +42,8 @@ import (
 // it assumes only that the dᵢ are symmetric about their centre, which
 // the random order within each pair gives, and a fork that a busy
 // machine slowed 2× moves it by one rank where it moves a mean and a t
-// interval by its size (simulated beside a hog, one fork in ten slowed
-// 1.3–2.5×: a planted +2 % on 60 pairs found in 171 of 200 batches, by a
-// t interval in 8; for normal ratios it is 95 % as efficient as t). A
-// bootstrap was not taken: random, and with 10–30 pairs its interval is
+// interval by its size (docs/statistics.md has the simulated rates; for
+// normal ratios it is 95 % as efficient as t). A bootstrap was not taken: random, and with 10–30 pairs its interval is
 // narrower than the data warrant. The verdict is compare's: beyond
 // ±Threshold with the whole interval a regression or an improvement,
 // within it unchanged, otherwise inconclusive, with Holm's correction

@@ -39,6 +39,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/report"
 )
@@ -264,7 +265,7 @@ func Load(dir string) (entries []Entry, stale bool, err error) {
 			continue
 		}
 		if !de.Type().IsRegular() {
-			return nil, false, fmt.Errorf("%s: named like a report, but %s: a results directory's reports are regular files; move it away", filepath.Join(dir, de.Name()), kindOf(de.Type()))
+			return nil, false, fmt.Errorf("%s: named like a report, but %s: a results directory's reports are regular files; move it away", filepath.Join(dir, de.Name()), filehash.Kind(de.Type()))
 		}
 		fi, err := de.Info()
 		if err != nil {
@@ -318,7 +319,7 @@ func ReadReport(path string) (Entry, error) {
 		return Entry{}, err
 	}
 	if !fi.Mode().IsRegular() {
-		return Entry{}, fmt.Errorf("%s: named like a report, but %s: a results directory's reports are regular files; move it away", path, kindOf(fi.Mode().Type()))
+		return Entry{}, fmt.Errorf("%s: named like a report, but %s: a results directory's reports are regular files; move it away", path, filehash.Kind(fi.Mode().Type()))
 	}
 	if fi.Size() > MaxReportBytes {
 		return Entry{}, fmt.Errorf("%s: %d bytes, more than a report may have (%d MiB)", path, fi.Size(), MaxReportBytes>>20)
@@ -423,21 +424,4 @@ func Append(dir string, e Entry) error {
 		_, err = f.Write(line)
 	}
 	return errors.Join(err, f.Close())
-}
-
-// kindOf names a file type that is not a regular file.
-func kindOf(t fs.FileMode) string {
-	switch {
-	case t&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case t.IsDir():
-		return "a directory"
-	case t&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case t&fs.ModeSocket != 0:
-		return "a socket"
-	case t&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
 }
