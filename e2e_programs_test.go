@@ -89,39 +89,46 @@ defaults:
 benchmarks:
   - include: '^strings\.Repeat$'
 `)
-	cmd := exec.Command(parent, "ab", "--quiet", "--base", "HEAD", "--new", ".", "--suite", "./examples/quickstart", "--format", "json", spec)
-	cmd.Env = append(os.Environ(), "BENCHSPEC_CACHE="+t.TempDir())
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("benchspec ab: %v\n%s", err, stderr.String())
-	}
-	var got struct {
-		Comparison struct {
-			Test  string
-			Pairs []struct {
-				Key     string
-				Verdict string
+	cache := t.TempDir()
+	for _, order := range []string{"paired", "duet"} {
+		args := []string{"ab", "--quiet", "--base", "HEAD", "--new", ".", "--suite", "./examples/quickstart", "--format", "json", spec}
+		if order == "duet" {
+			args = append(args, "--duet")
+		}
+		cmd := exec.Command(parent, args...)
+		cmd.Env = append(os.Environ(), "BENCHSPEC_CACHE="+cache)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("benchspec %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		var got struct {
+			Comparison struct {
+				Test  string
+				Pairs []struct {
+					Key     string
+					Verdict string
+				}
+			}
+			Base, New struct {
+				Order struct{ Kind string }
+				Runs  []struct {
+					Key   string
+					Forks []struct{ PID int }
+				}
 			}
 		}
-		Base, New struct {
-			Order struct{ Kind string }
-			Runs  []struct {
-				Key   string
-				Forks []struct{ PID int }
-			}
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%v:\n%s", err, out)
 		}
-	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("%v:\n%s", err, out)
-	}
-	if len(got.Comparison.Pairs) != 1 || got.Comparison.Pairs[0].Verdict == "" || got.Base.Order.Kind != "paired" {
-		t.Errorf("comparison %+v, base order %q: want one judged pair of a paired batch", got.Comparison, got.Base.Order.Kind)
-	}
-	for _, side := range [][]struct{ PID int }{got.Base.Runs[0].Forks, got.New.Runs[0].Forks} {
-		if len(side) != 4 {
-			t.Errorf("a build ran %d forks, want 4", len(side))
+		if len(got.Comparison.Pairs) != 1 || got.Comparison.Pairs[0].Verdict == "" || got.Base.Order.Kind != order {
+			t.Errorf("comparison %+v, base order %q: want one judged pair of a %s batch", got.Comparison, got.Base.Order.Kind, order)
+		}
+		for _, side := range [][]struct{ PID int }{got.Base.Runs[0].Forks, got.New.Runs[0].Forks} {
+			if len(side) != 4 {
+				t.Errorf("%s: a build ran %d forks, want 4", order, len(side))
+			}
 		}
 	}
 }

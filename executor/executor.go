@@ -132,6 +132,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 	}
 	x.mark = newBatchMark()
 	x.scratch.prefix = scratchPrefix(x.mark)
+	x.partner.prefix = x.scratch.prefix
 	if forks && len(x.done) < x.all {
 		defer beSubreaper()()
 	}
@@ -144,6 +145,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 		x.guard = g
 	}
 	defer x.scratch.close()
+	defer x.partner.close()
 	defer x.stopHost()
 	if forks && len(x.done) < x.all && x.opts.Executable != "" {
 		// The forks execute a private copy of the suite binary
@@ -154,8 +156,17 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 		x.opts.Executable = img.Path
 	}
 	x.runs = make([]runState, len(p.Runs))
-	for _, s := range opts.Order.Schedule(p) {
-		stop, err := x.fork(&p.Runs[s.Run], s.Fork)
+	slots := opts.Order.Schedule(p)
+	for i := 0; i < len(slots); i++ {
+		s := slots[i]
+		var stop bool
+		var err error
+		if t, ok := duetPartner(p, opts.Order, slots, i); ok {
+			stop, err = x.duet(&p.Runs[s.Run], &p.Runs[t.Run], s.Fork)
+			i++
+		} else {
+			stop, err = x.fork(&p.Runs[s.Run], s.Fork)
+		}
 		if stop || err != nil {
 			return x.sorted(), err
 		}
@@ -167,18 +178,20 @@ type forkID struct{ run, fork int }
 
 // execution is the state of one Execute call.
 type execution struct {
-	ctx     context.Context
-	opts    Options
-	obs     Observer
-	guard   *guard
-	mark    string                         // protocol.EnvBatch of the forks
-	scratch scratchDirs                    // the forks' working directories
-	host    host                           // the process of the forks: 0 runs
-	done    map[forkID]protocol.ForkResult // from opts.Done
-	all     int                            // forks in the plan, less those failed runs skip
-	count   int                            // forks finished, including done ones
-	results []protocol.ForkResult
-	runs    []runState // by run index
+	ctx        context.Context
+	opts       Options
+	obs        Observer
+	guard      *guard
+	mark       string                         // protocol.EnvBatch of the forks
+	scratch    scratchDirs                    // the forks' working directories
+	partner    scratchDirs                    // those of a duet's second fork
+	deafWarned bool                           // a suite that predates duets was named
+	host       host                           // the process of the forks: 0 runs
+	done       map[forkID]protocol.ForkResult // from opts.Done
+	all        int                            // forks in the plan, less those failed runs skip
+	count      int                            // forks finished, including done ones
+	results    []protocol.ForkResult
+	runs       []runState // by run index
 	// iterations are the measurement iterations of forks that a
 	// precision added with more than their run's.
 	iterations map[forkID]int
@@ -195,36 +208,67 @@ type runState struct {
 // reports that the batch ends here: it was interrupted, or the run failed
 // with FailFast set.
 func (x *execution) fork(r *plan.Run, f int) (stop bool, err error) {
+	a, done, stop := x.prepare(r, f, 0)
+	switch {
+	case stop:
+		return true, nil
+	case done != nil:
+		return x.settle(r, f, *done, true)
+	case a == nil:
+		return false, nil
+	}
+	var fr protocol.ForkResult
+	if r.Settings.Forks == 0 {
+		fr = x.runHosted(r, a)
+	} else {
+		fr = runFork(x.ctx, r, a, x.opts, x.obs, x.guard, x.mark, &x.scratch, nil)
+	}
+	if x.ended(r, &fr) {
+		return true, nil
+	}
+	return x.settle(r, f, fr, false)
+}
+
+// prepare is what fork f of r takes: a done fork (the journal's), an
+// assignment to run, or neither when its run has failed; stop when the
+// batch is interrupted. ahead counts forks starting at the same time
+// before this one, for the progress shown.
+func (x *execution) prepare(r *plan.Run, f, ahead int) (a *protocol.Assignment, done *protocol.ForkResult, stop bool) {
 	st := &x.runs[r.Index]
 	if st.failed {
-		return false, nil // the run has failed; its other forks would not change that
+		return nil, nil, false // the run has failed; its other forks would not change that
 	}
+	if fr, ok := x.done[forkID{r.Index, f}]; ok {
+		return nil, &fr, false
+	}
+	if x.ctx.Err() != nil {
+		return nil, nil, true
+	}
+	if !st.started {
+		x.obs.RunStart(r)
+		st.started = true
+	}
+	warm := f <= r.Settings.WarmupForks
+	x.obs.ForkStart(r, f, max(forkCount(r), f), warm, x.count+ahead, x.all)
+	a = &protocol.Assignment{Run: r.Fork(), Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir}
+	if n := x.iterations[forkID{r.Index, f}]; n > 0 {
+		a.Run.Settings.Measurement.Iterations = n
+	}
+	return a, nil, false
+}
+
+// ended tells the observer that a fork ran, and reports a fork cut
+// short by the batch's interruption, which is not kept.
+func (x *execution) ended(r *plan.Run, fr *protocol.ForkResult) bool {
+	x.obs.ForkEnd(r, fr)
+	return fr.Failed() && x.ctx.Err() != nil
+}
+
+// settle keeps fork f of r: counted, recorded unless it was done before,
+// its run failed or grown by a precision, ended when it is the last.
+func (x *execution) settle(r *plan.Run, f int, fr protocol.ForkResult, done bool) (stop bool, err error) {
+	st := &x.runs[r.Index]
 	n := forkCount(r)
-	fr, done := x.done[forkID{r.Index, f}]
-	if !done {
-		if x.ctx.Err() != nil {
-			return true, nil
-		}
-		if !st.started {
-			x.obs.RunStart(r)
-			st.started = true
-		}
-		warm := f <= r.Settings.WarmupForks
-		x.obs.ForkStart(r, f, max(n, f), warm, x.count, x.all)
-		a := &protocol.Assignment{Run: r.Fork(), Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir}
-		if n := x.iterations[forkID{r.Index, f}]; n > 0 {
-			a.Run.Settings.Measurement.Iterations = n
-		}
-		if r.Settings.Forks == 0 {
-			fr = x.runHosted(r, a)
-		} else {
-			fr = runFork(x.ctx, r, a, x.opts, x.obs, x.guard, x.mark, &x.scratch)
-		}
-		x.obs.ForkEnd(r, &fr)
-		if fr.Failed() && x.ctx.Err() != nil {
-			return true, nil
-		}
-	}
 	x.count++
 	st.forks = append(st.forks, fr)
 	x.results = append(x.results, fr)

@@ -26,8 +26,12 @@ import (
 // The fork runs in a process group of its own. Whatever way it ends, the
 // group is killed afterwards, so nothing it started survives it; a fork
 // that leaves processes running after it exited fails for it.
-func runFork(ctx context.Context, r *plan.Run, a *protocol.Assignment, opts Options, obs Observer, g *guard, mark string, scratch *scratchDirs) protocol.ForkResult {
+//
+// A fork of a duet (duet not nil) gets a pipe for its standard input,
+// where the duet releases it into each iteration.
+func runFork(ctx context.Context, r *plan.Run, a *protocol.Assignment, opts Options, obs Observer, g *guard, mark string, scratch *scratchDirs, duet *duetSide) protocol.ForkResult {
 	fr := protocol.ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: -1}
+	defer duet.leave() // however it ends, the partner goes on
 	limits, err := forkLimits(r.Settings.Env)
 	if err != nil {
 		fr.Err = err.Error()
@@ -52,7 +56,17 @@ func runFork(ctx context.Context, r *plan.Run, a *protocol.Assignment, opts Opti
 		fr.Err = fmt.Sprintf("encoding the fork's assignment: %v", err)
 		return fr
 	}
-	p, err := startProcess(exe, dir, forkEnv(r, assignment, mark), mark, opts.TailBytes)
+	var stdin *os.File
+	if duet != nil {
+		if stdin, err = duet.open(); err != nil {
+			fr.Err = fmt.Sprintf("creating the duet's pipe: %v", err)
+			return fr
+		}
+	}
+	p, err := startProcessIn(exe, dir, forkEnv(r, assignment, mark), mark, opts.TailBytes, stdin)
+	if stdin != nil {
+		stdin.Close() // the fork has its copy
+	}
 	if err != nil {
 		fr.Err = fmt.Sprintf("starting the fork: %v", err)
 		return fr
@@ -74,7 +88,7 @@ func runFork(ctx context.Context, r *plan.Run, a *protocol.Assignment, opts Opti
 			// begun), make the next fork's directory.
 			scratch.prepare()
 		}
-		failure, finished = collect(ctx, p, r, a, &fr, obs)
+		failure, finished = collect(ctx, p, r, a, &fr, obs, duet)
 	}
 	killedLate := p.finish()
 	if finished && failure == "" {
@@ -199,7 +213,7 @@ func verdict(p *process, failure string, finished, killedLate bool) string {
 // failure, its result pipe ends, it hangs past the per-iteration timeout,
 // or the batch is interrupted. It kills the fork's group when the fork
 // cannot be trusted to end by itself (garbage, timeout, interruption).
-func collect(ctx context.Context, p *process, r *plan.Run, a *protocol.Assignment, fr *protocol.ForkResult, obs Observer) (failure string, finished bool) {
+func collect(ctx context.Context, p *process, r *plan.Run, a *protocol.Assignment, fr *protocol.ForkResult, obs Observer, duet *duetSide) (failure string, finished bool) {
 	timeout := r.Settings.Timeout
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -232,10 +246,15 @@ func collect(ctx context.Context, p *process, r *plan.Run, a *protocol.Assignmen
 				if m.msg.Timer != nil {
 					fr.Timer = *m.msg.Timer
 				}
+				if duet != nil && !m.msg.Duet {
+					duet.deafen()
+				}
+				duet.arrive()
 			case protocol.MsgIteration:
 				it := m.msg.Iteration
 				fr.Iterations = append(fr.Iterations, *it)
 				obs.Iteration(r, a.Fork, it)
+				duet.arrive()
 			case protocol.MsgDone:
 				for unit, v := range m.msg.Metrics {
 					if math.IsNaN(v) || math.IsInf(v, 0) {

@@ -45,7 +45,7 @@ func (x *execution) runHosted(r *plan.Run, a *protocol.Assignment) protocol.Fork
 	if _, err := h.stdin.Write(append(line, '\n')); err != nil {
 		failure = fmt.Sprintf("the in-process host took no assignment: %v", err)
 	} else {
-		failure, finished = collect(x.ctx, h.p, r, a, &fr, x.obs)
+		failure, finished = collect(x.ctx, h.p, r, a, &fr, x.obs, nil)
 	}
 	fr.Wall = time.Since(start)
 	if failure == "" && finished {

@@ -29,6 +29,14 @@ const (
 	// each other, the order within a pair balanced over the blocks, so
 	// that a drift of the machine hits both builds alike.
 	OrderPaired = "paired"
+	// OrderDuet is OrderPaired's schedule with each pair's two forks run
+	// at the same time (`benchspec ab --duet`): fork k of A and fork k of
+	// B start together, the kernel puts them on two CPUs, and each waits
+	// for the other before every iteration (protocol.Assignment.Duet),
+	// so that a pair's iterations run in the same seconds and whatever
+	// the machine does then falls on both (Bulej et al., "Duet
+	// Benchmarking", ICPE 2020).
+	OrderDuet = "duet"
 )
 
 // Orders lists the valid orders.
@@ -80,7 +88,7 @@ func (o Order) Schedule(p *plan.Plan) []Slot {
 				}
 			}
 		}
-	case OrderPaired:
+	case OrderPaired, OrderDuet:
 		slots = paired(p, o.Seed)
 	case OrderRandom:
 		slots = declared(p)

@@ -359,7 +359,10 @@ directory, or "." for the working tree as it stands: benchspec builds
 that revision, in a checkout kept by commit in its cache. The forks of
 the two builds alternate in randomized ABBA blocks (A B B A or B A A B):
 fork k of BASE runs beside fork k of NEW, so that a drift of the machine
-hits both. Each run's change is judged from the log ratios of its pairs:
+hits both. With --duet the two forks of a pair run at the same time, on
+two CPUs, each waiting for the other before every iteration, and the
+pair's ratio is taken iteration by iteration (package benchmarks still
+run one fork after the other). Each run's change is judged from the log ratios of its pairs:
 a Wilcoxon signed-rank test with a Hodges-Lehmann interval where it can
 reach the family's level, else a paired t-test; a change whose interval
 lies beyond --threshold is a regression or an improvement, within it
@@ -378,6 +381,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	formatName := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
 	out := fs.String("out", "", "write the output to this `file` instead of stdout")
 	quiet := fs.Bool("quiet", false, "no run log and no progress on stderr")
+	duet := fs.Bool("duet", false, "run each pair's two forks at the same time on two CPUs, iterations in step")
 	paths, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
@@ -435,12 +439,22 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return ExitUsage
 	}
 	order := executor.Order{Kind: executor.OrderPaired, Seed: rand.Uint64()}
+	if *duet {
+		order.Kind = executor.OrderDuet
+	}
 	base, next, xerr := runPaired(ctx, e, p, order, *quiet)
 	res, err := compare.ComparePairedReports(base, next, pairedOrder(p, order), compare.Options{Threshold: t, Alpha: *alpha})
 	if err != nil {
 		return e.Fail(err)
 	}
 	res.BaseName, res.NewName = *baseFlag, *newFlag
+	if *duet {
+		for _, r := range p.Runs[:len(p.Runs)/2] {
+			if r.GoTest != nil {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: a package benchmark; its pairs ran one fork after the other, not in a duet (its test binary has no barrier)", r.Key))
+			}
+		}
+	}
 	for _, k := range onlyA {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s: only %s has it; not run", k, *baseFlag))
 	}

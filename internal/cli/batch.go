@@ -112,7 +112,7 @@ func (f *orderFlags) resolve(fs *flag.FlagSet) (executor.Order, error) {
 // reportOrder is o as the report records it.
 func reportOrder(o executor.Order) *report.Order {
 	out := &report.Order{Kind: o.Kind}
-	if o.Kind == executor.OrderRandom || o.Kind == executor.OrderPaired {
+	if o.Kind == executor.OrderRandom || o.Kind == executor.OrderPaired || o.Kind == executor.OrderDuet {
 		seed := o.Seed
 		out.Seed = &seed
 	}

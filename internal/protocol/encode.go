@@ -41,6 +41,9 @@ func AppendMessage(b []byte, m *Message) ([]byte, error) {
 		}
 		e.b = append(e.b, '}')
 	}
+	if m.Duet {
+		e.b = append(e.b, `,"duet":true`...)
+	}
 	if it := m.Iteration; it != nil {
 		e.b = append(e.b, `,"iteration":{"phase":`...)
 		e.str(it.Phase)

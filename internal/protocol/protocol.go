@@ -48,6 +48,12 @@ type Assignment struct {
 	// ProfileDir is where the fork writes the pprof profiles its run's
 	// profilers ask for; empty: the profiles are not written.
 	ProfileDir string `json:"profile_dir,omitempty"`
+	// Duet makes the fork wait, before each iteration, for a byte on its
+	// standard input: the parent sends one when this fork and its
+	// partner, a fork of the other build running at the same time, are
+	// both ready, so that their iterations run in the same seconds. At
+	// the input's end the fork goes on alone.
+	Duet bool `json:"duet,omitempty"`
 }
 
 // Message types, in the order a healthy fork sends them.
@@ -64,9 +70,12 @@ const (
 
 // Message is one line on the result pipe.
 type Message struct {
-	Type      string             `json:"type"`
-	PID       int                `json:"pid,omitempty"`
-	Timer     *TimerCalibration  `json:"timer,omitempty"`
+	Type  string            `json:"type"`
+	PID   int               `json:"pid,omitempty"`
+	Timer *TimerCalibration `json:"timer,omitempty"`
+	// Duet, in a hello, says the fork waits for its partner before each
+	// iteration (Assignment.Duet); a suite built before duets does not.
+	Duet      bool               `json:"duet,omitempty"`
 	Iteration *Iteration         `json:"iteration,omitempty"`
 	Metrics   map[string]float64 `json:"metrics,omitempty"`
 	Profiles  map[string]string  `json:"profiles,omitempty"`

@@ -17,6 +17,9 @@ type group struct {
 	mode protocol.Mode
 	emit func(*protocol.Iteration) error
 	prof *profiler
+	// barrier, when set, holds each iteration's start until the fork's
+	// duet partner is ready too (duetBarrier).
+	barrier func()
 
 	mu      sync.Mutex
 	cond    *sync.Cond

@@ -147,6 +147,9 @@ func (r *runner) begin(b *B) bool {
 				r.g.err, r.g.aborted = err, true
 			}
 		}
+		if r.g.barrier != nil {
+			r.g.barrier()
+		}
 	})
 	if !ok {
 		return r.finish(b)

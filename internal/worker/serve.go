@@ -68,6 +68,7 @@ func RunBound(a *protocol.Assignment, bind Bind, clock Clock, rnd Rand, emit fun
 		its <- it
 		return <-errs
 	})
+	g.barrier = duetBarrier(a)
 	if threads > 1 {
 		rnd = &lockedRand{r: rnd}
 	}
@@ -299,7 +300,7 @@ func serveOne(a *protocol.Assignment, lookup BodyLookup, testBinary TestBinary, 
 	}
 	clock := SystemClock()
 	cal := CalibrateFork(clock)
-	if err := send(&protocol.Message{Type: protocol.MsgHello, PID: os.Getpid(), Timer: &cal}); err != nil {
+	if err := send(&protocol.Message{Type: protocol.MsgHello, PID: os.Getpid(), Timer: &cal, Duet: a.Duet}); err != nil {
 		fmt.Fprintf(os.Stderr, "benchspec worker: result pipe: %v\n", err)
 		return 2
 	}

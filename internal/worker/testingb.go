@@ -63,6 +63,7 @@ func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol
 		return nil, fmt.Errorf("setting -test.benchmem: %w", err)
 	}
 	prof := newProfiler(s.Profilers, a.ProfileDir, a.Run.Key, a.Fork)
+	barrier := duetBarrier(a)
 	for _, p := range []struct {
 		name string
 		it   protocol.Phase
@@ -83,6 +84,9 @@ func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol
 				if err := prof.iterationStart(p.name == protocol.PhaseMeasurement && i == 1); err != nil {
 					return nil, err
 				}
+			}
+			if barrier != nil {
+				barrier()
 			}
 			r, err := benchmarkOnce(fn)
 			if err != nil {

@@ -54,6 +54,10 @@ import (
 // at a family of one, 11 at a family of 50, at alpha 0.05) is judged by
 // the paired t-test on the mean log ratio instead, and its note says so.
 
+// OrderDuet is the report.Order kind of a batch whose pairs ran as
+// duets (executor.OrderDuet), their iterations in step.
+const OrderDuet = "duet"
+
 // PairedTest names the tests of a paired comparison in Result.Test.
 const PairedTest = "wilcoxon-signed-rank+hodges-lehmann-log-ratio"
 
@@ -75,6 +79,11 @@ func (b Build) String() string { return string(b) }
 type PairedFork struct {
 	Build Build
 	Mean  float64
+	// Values are the fork's measured values in iteration order, when
+	// its iterations ran in step with its partner's (a duet): the pair's
+	// log ratio is then the mean of its iterations' log ratios, each
+	// iteration paired with the one that ran in the same seconds.
+	Values []float64
 }
 
 // PairedRun is one run of a batch that ran two builds' forks in
@@ -145,9 +154,27 @@ func logRatios(r PairedRun) (d, a, b []float64, dropped int, err error) {
 			continue
 		}
 		a, b = append(a, x.Mean), append(b, y.Mean)
-		d = append(d, math.Log(y.Mean/x.Mean))
+		d = append(d, pairLogRatio(x, y))
 	}
 	return d, a, b, dropped, nil
+}
+
+// pairLogRatio is ln(B/A) of one pair: the mean of its iterations' log
+// ratios when both forks have their values in step (a duet), else the
+// log ratio of their means.
+func pairLogRatio(a, b PairedFork) float64 {
+	if n := len(a.Values); n > 0 && n == len(b.Values) {
+		sum := 0.0
+		for j := range n {
+			x, y := a.Values[j], b.Values[j]
+			if !(x > 0 && y > 0) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+				return math.Log(b.Mean / a.Mean)
+			}
+			sum += math.Log(y / x)
+		}
+		return sum / float64(n)
+	}
+	return math.Log(b.Mean / a.Mean)
 }
 
 // pairedPair judges one run from its pairs. With enough pairs for the
@@ -295,6 +322,9 @@ func PairedRuns(base, new *report.Report, order map[string][]Build) (runs []Pair
 	for i := range new.Runs {
 		inNew[new.Runs[i].Key] = &new.Runs[i]
 	}
+	// A duet's forks ran their iterations in step: pair them by
+	// iteration.
+	inStep := base.Order != nil && base.Order.Kind == OrderDuet
 	inBase := map[string]bool{}
 	for i := range base.Runs {
 		b := &base.Runs[i]
@@ -314,15 +344,25 @@ func PairedRuns(base, new *report.Report, order map[string][]Build) (runs []Pair
 			continue
 		}
 		ma, mb := alignedForkMeans(b.Primary, 1), alignedForkMeans(n.Primary, scale)
+		values := func(m *report.Metric, k int, scale float64) []float64 {
+			if !inStep || k >= len(m.RawData) {
+				return nil
+			}
+			out := make([]float64, len(m.RawData[k]))
+			for j, v := range m.RawData[k] {
+				out[j] = float64(v) * scale
+			}
+			return out
+		}
 		r := PairedRun{Run: runOf(b), Unit: p.Unit}
 		var ia, ib int
 		for _, x := range order[b.Key] {
 			switch {
 			case x == BuildA && ia < len(ma):
-				r.Forks = append(r.Forks, PairedFork{BuildA, ma[ia]})
+				r.Forks = append(r.Forks, PairedFork{BuildA, ma[ia], values(b.Primary, ia, 1)})
 				ia++
 			case x == BuildB && ib < len(mb):
-				r.Forks = append(r.Forks, PairedFork{BuildB, mb[ib]})
+				r.Forks = append(r.Forks, PairedFork{BuildB, mb[ib], values(n.Primary, ib, scale)})
 				ib++
 			default:
 				why = fmt.Sprintf("the batch's order names more forks of %s than the report holds (%d of A, %d of B)", x, len(ma), len(mb))

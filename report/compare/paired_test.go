@@ -53,7 +53,7 @@ func machine(rng *rand.Rand, order []Build, factor, noise float64, drift func(k 
 		if b == BuildB {
 			v *= factor
 		}
-		out[k] = PairedFork{b, v}
+		out[k] = PairedFork{Build: b, Mean: v}
 	}
 	return out
 }
@@ -212,11 +212,11 @@ func TestPairedAANeverAVerdict(t *testing.T) {
 // the run and the forks; failed forks drop their pairs, and fewer than
 // two pairs left is inconclusive with the reason.
 func TestPairedInput(t *testing.T) {
-	_, err := ComparePaired([]PairedRun{pairedRun("x", []PairedFork{{BuildA, 1}, {BuildA, 1}})}, Options{})
+	_, err := ComparePaired([]PairedRun{pairedRun("x", []PairedFork{{Build: BuildA, Mean: 1}, {Build: BuildA, Mean: 1}})}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "run x: forks 1 and 2 are A and A") {
 		t.Errorf("two A forks in a pair: error %v, want one naming the run and the forks", err)
 	}
-	res, err := ComparePaired([]PairedRun{pairedRun("x", []PairedFork{{BuildA, 1}, {BuildB, math.NaN()}, {BuildB, 2}, {BuildA, 1}, {BuildA, 1}})}, Options{})
+	res, err := ComparePaired([]PairedRun{pairedRun("x", []PairedFork{{Build: BuildA, Mean: 1}, {Build: BuildB, Mean: math.NaN()}, {Build: BuildB, Mean: 2}, {Build: BuildA, Mean: 1}, {Build: BuildA, Mean: 1}})}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,3 +427,21 @@ func meanSD(x []float64) (float64, float64) {
 }
 
 func distuvT975(df int) float64 { return distuvT(df) }
+
+// A duet's pair is judged iteration by iteration: each iteration of B
+// against the one of A that ran in the same seconds, the pair's log
+// ratio their mean. Without the iterations (or with one missing) it is
+// the log ratio of the forks' means.
+func TestDuetPairsIterationByIteration(t *testing.T) {
+	a := PairedFork{Build: BuildA, Mean: 2.5, Values: []float64{1, 4}}
+	b := PairedFork{Build: BuildB, Mean: 2.65, Values: []float64{1.3, 4}}
+	if got, want := pairLogRatio(a, b), math.Log(1.3)/2; math.Abs(got-want) > 1e-12 {
+		t.Errorf("in step: %v, want %v, the mean of ln(1.3/1) and ln(4/4)", got, want)
+	}
+	for _, v := range [][]float64{nil, {1.3, math.NaN()}, {1.3}} {
+		b.Values = v
+		if got, want := pairLogRatio(a, b), math.Log(2.65/2.5); math.Abs(got-want) > 1e-12 {
+			t.Errorf("values %v: %v, want %v, the log ratio of the means", v, got, want)
+		}
+	}
+}

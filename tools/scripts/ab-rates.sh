@@ -9,6 +9,8 @@
 #   tools/scripts/ab-rates.sh 1      10 1%     # A/A
 #   tools/scripts/ab-rates.sh 1.02   10 1%     # planted +2 %
 #   tools/scripts/ab-rates.sh 0.021  10 1% 0.02  # the ~22 ns chain, 40 vs 42 steps
+#
+# AB_FLAGS adds flags to ab (AB_FLAGS=--duet).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 factor=${1:?factor}; rounds=${2:-10}; threshold=${3:-1%}; base=${4:-1}
@@ -27,7 +29,7 @@ benchmarks:
 YAML
 for i in $(seq "$rounds"); do
   start=$(date +%s.%N)
-  "$dir/benchspec" ab --quiet --base "$dir/a" --new "$dir/b" --threshold "$threshold" --format json "$dir/spec.yaml" > "$dir/r.json" || true
+  "$dir/benchspec" ab ${AB_FLAGS:-} --quiet --base "$dir/a" --new "$dir/b" --threshold "$threshold" --format json "$dir/spec.yaml" > "$dir/r.json" || true
   end=$(date +%s.%N)
   python3 - "$dir/r.json" "$start" "$end" <<'PY'
 import json, sys

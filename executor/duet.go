@@ -1,0 +1,204 @@
+package executor
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/plan"
+)
+
+// A duet runs a fork of build A and a fork of build B at the same time
+// (OrderDuet) and holds each of their iterations until both are ready:
+// a fork reaches barrier k when it has reported k−1 iterations after
+// its hello, and waits there for a byte on its standard input
+// (protocol.Assignment.Duet). The duet writes one to each when both have
+// reached it; a fork that has ended stops counting, and the other goes
+// on alone. The parent writes only between iterations, when neither fork
+// measures.
+type duet struct {
+	mu       sync.Mutex
+	sides    [2]duetSide
+	released int // the barriers passed
+}
+
+// duetSide is one fork of a duet.
+type duetSide struct {
+	d       *duet
+	w       *os.File // the write end of the fork's standard input
+	reached int      // the barriers the fork has reached
+	gone    bool     // the fork has ended
+	// deaf: the fork's hello did not promise to wait (a suite built
+	// before duets); it ran beside its partner, not in step.
+	deaf bool
+}
+
+func newDuet() *duet {
+	d := &duet{}
+	for i := range d.sides {
+		d.sides[i].d = d
+	}
+	return d
+}
+
+// open makes the pipe of the fork's standard input and returns its read
+// end, the fork's.
+func (s *duetSide) open() (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	s.d.mu.Lock()
+	s.w = w
+	s.d.mu.Unlock()
+	return r, nil
+}
+
+// arrive counts the fork's next barrier (its hello or an iteration) and
+// releases every fork waiting at a barrier both have reached. A nil side
+// is a fork outside a duet.
+func (s *duetSide) arrive() {
+	if s == nil {
+		return
+	}
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	s.reached++
+	s.d.release()
+}
+
+// leave marks the fork ended: the other goes on alone.
+func (s *duetSide) leave() {
+	if s == nil {
+		return
+	}
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	s.gone = true
+	if s.w != nil {
+		s.w.Close()
+		s.w = nil
+	}
+	s.d.release()
+}
+
+// deafen marks a fork whose hello did not promise to wait (a suite built
+// before duets): its partner must not wait for it either.
+func (s *duetSide) deafen() {
+	s.d.mu.Lock()
+	s.deaf = true
+	s.d.mu.Unlock()
+	s.leave()
+}
+
+// release passes every barrier that each fork still running has reached.
+func (d *duet) release() {
+	for {
+		next, live := d.released+1, 0
+		for i := range d.sides {
+			s := &d.sides[i]
+			if s.gone {
+				continue
+			}
+			if s.reached < next {
+				return
+			}
+			live++
+		}
+		if live == 0 {
+			return
+		}
+		d.released = next
+		for i := range d.sides {
+			if s := &d.sides[i]; !s.gone && s.w != nil {
+				s.w.Write([]byte{1})
+			}
+		}
+	}
+}
+
+// duetPartner is the fork that runs beside slot i in a duet: slot i+1
+// when the order is OrderDuet, i is even, and the two are the same fork
+// of a build-A run and its build-B run.
+func duetPartner(p *plan.Plan, o Order, slots []Slot, i int) (Slot, bool) {
+	if o.Kind != OrderDuet || i%2 != 0 || i+1 >= len(slots) {
+		return Slot{}, false
+	}
+	s, t := slots[i], slots[i+1]
+	n := len(p.Runs) / 2
+	return t, s.Fork == t.Fork && (s.Run+n == t.Run || t.Run+n == s.Run)
+}
+
+// duet runs fork f of ra and of rb at the same time, their iterations
+// synchronized, and keeps both as fork does. A fork that cannot run in
+// a duet (done before, its run failed or grown, a package benchmark or
+// a forks: 0 run) runs the pair one after the other instead.
+func (x *execution) duet(ra, rb *plan.Run, f int) (stop bool, err error) {
+	if !x.duetable(ra, f) || !x.duetable(rb, f) {
+		if stop, err := x.fork(ra, f); stop || err != nil {
+			return stop, err
+		}
+		return x.fork(rb, f)
+	}
+	var as [2]*protocol.Assignment
+	for i, r := range []*plan.Run{ra, rb} {
+		a, _, stop := x.prepare(r, f, i)
+		if stop {
+			return true, nil
+		}
+		a.Duet = true
+		as[i] = a
+	}
+	d := newDuet()
+	obs := &lockedObserver{Observer: x.obs}
+	scratch := [2]*scratchDirs{&x.scratch, &x.partner}
+	var frs [2]protocol.ForkResult
+	var wg sync.WaitGroup
+	for i, r := range []*plan.Run{ra, rb} {
+		wg.Go(func() {
+			frs[i] = runFork(x.ctx, r, as[i], x.opts, obs, x.guard, x.mark, scratch[i], &d.sides[i])
+		})
+	}
+	wg.Wait()
+	for i := range d.sides {
+		if d.sides[i].deaf && x.opts.Warn != nil && !x.deafWarned {
+			x.deafWarned = true
+			x.opts.Warn(fmt.Sprintf("%s: its suite binary predates duets; its forks ran beside their partners, not in step", []*plan.Run{ra, rb}[i].Key))
+		}
+	}
+	for i, r := range []*plan.Run{ra, rb} {
+		if x.ended(r, &frs[i]) {
+			return true, nil
+		}
+	}
+	for i, r := range []*plan.Run{ra, rb} {
+		if stop, err := x.settle(r, f, frs[i], false); stop || err != nil {
+			return stop, err
+		}
+	}
+	return false, nil
+}
+
+// duetable reports whether fork f of r can run in a duet: a fresh fork
+// of a registered benchmark, with forks of its own, of a run that has
+// not failed, with the run's iterations. A package benchmark's fork runs
+// its test binary, which has no barrier.
+func (x *execution) duetable(r *plan.Run, f int) bool {
+	_, done := x.done[forkID{r.Index, f}]
+	return !done && !x.runs[r.Index].failed && r.Settings.Forks > 0 && r.GoTest == nil &&
+		x.iterations[forkID{r.Index, f}] == 0
+}
+
+// lockedObserver serializes the Iteration calls of the two forks of a
+// duet, the only ones their goroutines make.
+type lockedObserver struct {
+	Observer
+	mu sync.Mutex
+}
+
+func (l *lockedObserver) Iteration(r *plan.Run, f int, it *protocol.Iteration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.Observer.Iteration(r, f, it)
+}

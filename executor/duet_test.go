@@ -1,0 +1,54 @@
+package executor_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
+)
+
+// In a duet the two forks of a pair run at the same time and each waits
+// for the other before every iteration: a fork of 1 ms iterations beside
+// one of 300 ms iterations starts its third only after the other's
+// second has ended, so it lives at least 600 ms (run one after the
+// other it would take milliseconds). A partner that fails frees the
+// other, which goes on alone.
+func TestDuetHoldsIterationsInStep(t *testing.T) {
+	p := testPlan(2, "slow", "empty")
+	p.Runs[0].Settings.Measurement.Time = 300 * time.Millisecond
+	p.Runs[0].Settings.Measurement.Iterations = 3
+	p.Runs[1].Settings.Measurement.Iterations = 3
+	got, err := executor.Execute(context.Background(), p, executor.Options{Order: executor.Order{Kind: executor.OrderDuet, Seed: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 {
+		t.Fatalf("%d forks, want 4: %v", len(got), forkIDs(got))
+	}
+	for _, f := range got {
+		if f.Failed() {
+			t.Fatalf("fork %d/%d: %s\n%s", f.Run, f.Fork, f.Err, f.StderrTail)
+		}
+		if f.Run == 1 && f.Wall < 600*time.Millisecond {
+			t.Errorf("the 1 ms fork %d lived %v beside 300 ms iterations: it did not wait for its partner", f.Fork, f.Wall)
+		}
+	}
+
+	p = testPlan(2, "fails", "slow")
+	p.Runs[1].Settings.Measurement.Iterations = 3
+	got, err = executor.Execute(context.Background(), p, executor.Options{Order: executor.Order{Kind: executor.OrderDuet, Seed: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok []protocol.ForkResult
+	for _, f := range got {
+		if f.Run == 1 && !f.Failed() {
+			ok = append(ok, f)
+		}
+	}
+	if len(ok) != 2 || len(ok[0].Iterations) != 3 {
+		t.Errorf("beside a failing partner: %v, want both forks of the other run measured", forkIDs(got))
+	}
+}
