@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/benchspec/benchspec/internal/suitetest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // The benchspec program runs a suite named as a package: it builds the
@@ -144,5 +145,98 @@ func TestProgramWithoutSuiteSaysToNameOne(t *testing.T) {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "name the suite binary or its main package with --suite") {
 		t.Errorf("plan without a suite: %v\n%s\nwant exit 2 and how to name the suite", err, out)
+	}
+}
+
+const buildsSpec = `version: 1
+name: builds
+defaults:
+  forks: 2
+  warmup: {iterations: 1, time: 1ms}
+  measurement: {iterations: 2, time: 1ms}
+builds:
+  - name: base
+  - name: noinline
+    gcflags: "-l"
+  - name: tagged
+    tags: [benchspec_e2e]
+  - name: local
+    toolchain: local
+benchmarks:
+  - include: '^builds\.sum$'
+`
+
+// A spec's builds run in one batch: the benchspec program builds the
+// suite's main package (testdata/buildsuite) once per build, and every
+// run is measured in each build's binary, keyed and reported apart. The
+// binaries really differ: the tagged build compiles the file that makes
+// the benchmark report tag 2, the noinline build's binary records its
+// -gcflags; the base build and the local toolchain's are the plain
+// build's bytes, one file of the cache. compare --builds judges two
+// builds of the one report.
+func TestSpecBuildsRunInOneBatch(t *testing.T) {
+	suitetest.SkipShort(t)
+	parent := strings.TrimPrefix(suitetest.ParentEnv(t), "BENCHSPEC_PARENT=")
+	cache := t.TempDir()
+	out := filepath.Join(t.TempDir(), "r.json")
+	cmd := exec.Command(parent, "run", "--suite", "./testdata/buildsuite", "--quiet", "--format", "json", "--out", out, writeSpec(t, buildsSpec))
+	cmd.Env = append(os.Environ(), "BENCHSPEC_CACHE="+cache)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("benchspec run --suite ./testdata/buildsuite: %v\n%s", err, b)
+	}
+	rep, data := readReport(t, out)
+	validateResult(t, data)
+	type row struct {
+		Key, Build      string
+		Tag, NoInlining float64
+		Forks           int
+	}
+	var got []row
+	for _, r := range rep.Runs {
+		if r.Failed() {
+			t.Errorf("%s failed: %s\n%s", r.Key, r.Error, r.StderrTail)
+			continue
+		}
+		got = append(got, row{r.Key, r.Params["build"], float64(r.SecondaryMetrics["tag"].Score), float64(r.SecondaryMetrics["noinline"].Score), len(r.Forks)})
+	}
+	want := []row{
+		{"builds.sum/build=base:avgt", "base", 1, 0, 2},
+		{"builds.sum/build=noinline:avgt", "noinline", 1, 1, 2},
+		{"builds.sum/build=tagged:avgt", "tagged", 2, 0, 2},
+		{"builds.sum/build=local:avgt", "local", 1, 0, 2},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("runs (-want +got):\n%s", d)
+	}
+	built, _ := filepath.Glob(filepath.Join(cache, "suite-buildsuite-*.test"))
+	if len(built) != 3 {
+		t.Errorf("the cache holds %v, want 3 suite binaries: the plain build's (base, local), noinline's and tagged's", built)
+	}
+
+	compare := exec.Command(parent, "compare", "--builds", "base,tagged", "--format", "json", out)
+	js, err := compare.Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) { // 1: judged a regression
+		t.Fatalf("compare --builds base,tagged: %v", err)
+	}
+	var res struct {
+		Base, New string
+		Pairs     []struct{ Key string }
+	}
+	if err := json.Unmarshal(js, &res); err != nil {
+		t.Fatalf("%v:\n%s", err, js)
+	}
+	if len(res.Pairs) != 1 || res.Pairs[0].Key != "builds.sum:avgt" || !strings.HasSuffix(res.New, "build tagged") {
+		t.Errorf("compare --builds base,tagged: %+v, want the one pair builds.sum:avgt of base and tagged", res)
+	}
+}
+
+// A suite binary run by hand hands itself over as a built binary, which
+// benchspec cannot build otherwise: a spec with builds is refused with
+// exit 2 and how to run it, before anything runs.
+func TestBuildsOfABuiltSuiteAreRefused(t *testing.T) {
+	r := suite(t, "run", writeSpec(t, quick+"  - include: '^e2e\\.empty$'\nbuilds:\n  - name: base\n  - name: noinline\n    gcflags: -l\n"))
+	if r.Code != 2 || !strings.Contains(r.Stderr, "the suite here is a built binary") || !strings.Contains(r.Stderr, "run with --suite PKG naming the suite's main package") {
+		t.Errorf("exit %d, stderr:\n%s\nwant 2 and to run with --suite PKG", r.Code, r.Stderr)
 	}
 }

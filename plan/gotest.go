@@ -18,15 +18,20 @@ type scope struct {
 	names  []string // sorted
 }
 
-// scopesOf groups the benchmarks by Package.
-func scopesOf(registry []Benchmark) map[string]*scope {
-	out := map[string]*scope{}
+// scopeKey names a scope: a build (Benchmark.Build) and a package
+// (Benchmark.Package).
+type scopeKey struct{ build, pkg string }
+
+// scopesOf groups the benchmarks by Build and Package.
+func scopesOf(registry []Benchmark) map[scopeKey]*scope {
+	out := map[scopeKey]*scope{}
 	for i := range registry {
 		b := &registry[i]
-		sc := out[b.Package]
+		k := scopeKey{b.Build, b.Package}
+		sc := out[k]
 		if sc == nil {
 			sc = &scope{byName: map[string]*Benchmark{}}
-			out[b.Package] = sc
+			out[k] = sc
 		}
 		name := b.Name
 		if b.GoTest != nil {

@@ -168,13 +168,7 @@ func CheckPackageScope(specs []*spec.Spec) spec.ErrorList {
 // outside says why the package pkg of the spec at specPath is outside
 // mod (found: the spec is in a module at all), or "".
 func outside(specPath, pkg string, mod Module, found bool) string {
-	specDir := filepath.Dir(specPath)
-	where := func() string {
-		if rel, err := filepath.Rel(absOr(specDir), mod.GoMod); err == nil {
-			return fmt.Sprintf("the module %s that holds this spec (%s)", mod.Path, rel)
-		}
-		return fmt.Sprintf("the module %s that holds this spec (%s)", mod.Path, mod.GoMod)
-	}
+	where := func() string { return mod.holding(specPath) }
 	if !filepath.IsAbs(pkg) && !IsRelative(pkg) {
 		rest, ok := strings.CutPrefix(pkg, mod.Path)
 		ok = ok && found && (rest == "" || rest[0] == '/')
@@ -214,6 +208,15 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 		return fmt.Sprintf("%s is in another module (%s), not in %s", pkg, nested, where())
 	}
 	return ""
+}
+
+// holding names m as the module that holds the spec at specPath, with
+// its go.mod relative to the spec's directory.
+func (m Module) holding(specPath string) string {
+	if rel, err := filepath.Rel(absOr(filepath.Dir(specPath)), m.GoMod); err == nil {
+		return fmt.Sprintf("the module %s that holds this spec (%s)", m.Path, rel)
+	}
+	return fmt.Sprintf("the module %s that holds this spec (%s)", m.Path, m.GoMod)
 }
 
 // within reports whether dir is root or below it (both clean and

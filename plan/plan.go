@@ -1,15 +1,18 @@
 // Package plan expands specs against the registered benchmarks into an
-// ordered list of runs: benchmark × params × mode, each with its settings,
-// forks and an estimated duration. It runs nothing.
+// ordered list of runs: benchmark × params × mode, and × build for a spec
+// with builds (builds.go), each with its settings, forks and an estimated
+// duration. It runs nothing.
 //
 // Order is deterministic: specs in the order given, entries in the order
 // written, the benchmarks an entry selects sorted by name, then the
 // entry's modes in the order written, then the parameter combinations
 // (the cartesian product, parameter names sorted, the first name varying
-// slowest, values in declared order).
+// slowest, values in declared order), then the spec's builds in the
+// order written.
 package plan
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"regexp"
@@ -52,80 +55,105 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 	type selection struct {
 		spec    *spec.Spec
 		entry   *spec.Entry
+		build   string
 		scope   *scope
 		matched []string
 		runs    int
 	}
 	sels := make([]selection, 0, entryCount(specs))
 	// A large spec repeats its patterns: what an include and exclude
-	// select among the registered benchmarks is found once per pair.
-	selects := map[[2]string][]string{}
+	// select among the registered benchmarks of a build is found once
+	// per pair.
+	selects := map[[3]string][]string{}
 	total := 0
 	for _, s := range specs {
 		if p.Suite == "" {
 			p.Suite = s.Name
 		}
 		p.Specs = append(p.Specs, SpecRef{Path: s.Path, SHA256: s.SHA256})
+		builds := buildNames(s)
 		for ei := range s.Entries {
 			e := &s.Entries[ei]
-			sc := scopes[""]
+			pkg := ""
 			if e.Package != "" {
-				sc = scopes[PackageKey(s.Path, e.Package)]
+				pkg = PackageKey(s.Path, e.Package)
 			}
-			if e.Package != "" && sc == nil {
-				errs = append(errs, noPackage(e))
-				continue
+			// An entry selects in every build; a build of which it
+			// selects nothing (a benchmark behind a build tag) is left
+			// out, unless every build is.
+			var unmatched *spec.Error
+			var entryErrs spec.ErrorList
+			matchedAny := false
+			for _, build := range builds {
+				sc := scopes[scopeKey{build, pkg}]
+				var matched []string
+				var err *spec.Error
+				pair := [3]string{build, e.Include, e.Exclude}
+				switch m, ok := selects[pair]; {
+				case e.Package != "" && sc == nil:
+					err = noPackage(e)
+				case e.Package != "":
+					matched, err = matchGoTest(e, sc.sortedNames())
+				case ok:
+					matched = m
+				default:
+					if matched, err = match(e, sc.sortedNames()); err == nil {
+						selects[pair] = matched
+					}
+				}
+				if err != nil {
+					unmatched = cmp.Or(unmatched, err)
+					continue
+				}
+				matchedAny = true
+				if perr := checkParams(e, matched, sc.byName); perr != nil {
+					entryErrs = append(entryErrs, perr...)
+					continue
+				}
+				if terr := append(checkTesting(e, matched, sc.byName), checkBuilt(s, e, matched, sc.byName)...); terr != nil {
+					entryErrs = append(entryErrs, terr...)
+					continue
+				}
+				n := runCount(e, matched, sc.byName)
+				if n > MaxRuns-total {
+					entryErrs = append(entryErrs, tooManyRuns(e, n, total))
+					continue
+				}
+				total += n
+				sels = append(sels, selection{s, e, build, sc, matched, n})
 			}
-			var matched []string
-			var err *spec.Error
-			if e.Package != "" {
-				matched, err = matchGoTest(e, sc.sortedNames())
-			} else if m, ok := selects[[2]string{e.Include, e.Exclude}]; ok {
-				matched = m
-			} else if matched, err = match(e, sc.sortedNames()); err == nil {
-				selects[[2]string{e.Include, e.Exclude}] = matched
+			if !matchedAny {
+				entryErrs = append(entryErrs, unmatched)
 			}
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			if perr := checkParams(e, matched, sc.byName); perr != nil {
-				errs = append(errs, perr...)
-				continue
-			}
-			if terr := checkTesting(e, matched, sc.byName); terr != nil {
-				errs = append(errs, terr...)
-				continue
-			}
-			n := runCount(e, matched, sc.byName)
-			if n > MaxRuns-total {
-				errs = append(errs, tooManyRuns(e, n, total))
-				continue
-			}
-			total += n
-			sels = append(sels, selection{s, e, sc, matched, n})
+			errs = append(errs, distinct(entryErrs)...) // each build may find the problem
 		}
 	}
 	if len(errs) == 0 {
 		// Keys that repeat get their #n, in plan order.
 		p.Runs = make([]Run, 0, total)
 		seen := make(map[string]int, total)
-		for _, sel := range sels {
+		start := 0 // of the entry's runs
+		for i, sel := range sels {
 			e := sel.entry
+			if i == 0 || sels[i-1].entry != e {
+				start = len(p.Runs)
+			}
 			for _, name := range sel.matched {
 				b := sel.scope.byName[name]
 				combos := product(b.Params, e.Params)
 				for _, mode := range e.Settings.Modes {
 					for _, params := range combos {
 						p.Runs = append(p.Runs, Run{
-							Index:     len(p.Runs),
-							Benchmark: b.Name,
-							GoTest:    b.GoTest,
-							Params:    params,
-							Mode:      mode,
-							Settings:  e.Settings,
-							Spec:      sel.spec.Path,
-							Entry:     e.Index,
+							Index:      len(p.Runs),
+							Benchmark:  b.Name,
+							GoTest:     b.GoTest,
+							Params:     withBuild(params, sel.build),
+							Mode:       mode,
+							Settings:   e.Settings,
+							Spec:       sel.spec.Path,
+							Entry:      e.Index,
+							Executable: b.Executable,
+							Build:      sel.build,
 						})
 						r := &p.Runs[len(p.Runs)-1]
 						r.Key = key(r)
@@ -135,6 +163,12 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 						r.Estimate = estimate(r)
 						p.Estimate = satAdd(p.Estimate, r.Estimate)
 					}
+				}
+			}
+			if sel.build != "" && (i+1 == len(sels) || sels[i+1].entry != e) {
+				sideBySide(p.Runs[start:])
+				for j := start; j < len(p.Runs); j++ {
+					p.Runs[j].Index = j
 				}
 			}
 		}

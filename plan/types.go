@@ -27,6 +27,14 @@ type Benchmark struct {
 	// GoTest locates a package benchmark in its test binary; nil for
 	// registered benchmarks.
 	GoTest *GoTest
+	// Build is the spec build (spec.Build's name) whose binary holds
+	// this benchmark: only the entries of specs with that build select
+	// it. "" for the suite as given, which the entries of specs without
+	// builds select.
+	Build string
+	// Executable is the suite binary of Build that runs a registered
+	// benchmark; "" for the batch's.
+	Executable string
 }
 
 // GoTest locates a benchmark of a Go package in its test binary; the
@@ -66,8 +74,14 @@ type Run struct {
 	// binary instead of the suite binary.
 	GoTest *GoTest `json:",omitempty"`
 	// Executable is the suite binary of this run's forks when it is not
-	// the batch's (one build of two in `benchspec ab`); "" otherwise.
+	// the batch's (one build of a spec's builds, or of two in `benchspec
+	// ab`); "" otherwise.
 	Executable string `json:",omitempty"`
+	// Build is the name of the spec build the run measures, "" when its
+	// spec has no builds. Params hold it too, as the parameter "build"
+	// (BuildParam), so that keys and reports tell the builds apart; the
+	// fork is not told.
+	Build string `json:",omitempty"`
 }
 
 // ForkCount is the number of forks of the run, warmup forks included:
@@ -89,7 +103,7 @@ func (r *Run) Fork() protocol.Run {
 		Index:     r.Index,
 		Key:       r.Key,
 		Benchmark: r.Benchmark,
-		Params:    r.Params,
+		Params:    r.benchmarkParams(),
 		Mode:      r.Mode,
 		Settings: protocol.Settings{
 			Threads:           s.Threads,

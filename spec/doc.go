@@ -1,6 +1,7 @@
 // Package spec reads benchspec spec files: YAML in, a typed, validated
 // Spec out, the built-in defaults, the spec's `defaults:` and each
-// entry's keys resolved into one Settings per entry.
+// entry's keys resolved into one Settings per entry, and its `builds:`,
+// the variants of the suite it measures, as Builds.
 //
 // It is strict on purpose, because a spec is input: the JSON Schema in
 // package schemas is the single source of keys, types and ranges (editors

@@ -75,7 +75,7 @@ var (
 			"RUBYOPT":      "every ruby a fork starts would load other code",
 			"RUBYLIB":      "every ruby a fork starts would load libraries from elsewhere",
 			"NODE_OPTIONS": "every node a fork starts would load other code (--require)",
-			"GOTOOLCHAIN":  "the go command would download and run another toolchain",
+			"GOTOOLCHAIN":  "the go command would download and run another toolchain (a build of the suite by another toolchain is a spec's builds: toolchain:)",
 			"GOFLAGS":      "flags for every go command (-toolexec, -overlay, -modfile, -ldflags) run other code or build other sources",
 			"GOROOT":       "the go command and the compiler would use another toolchain and standard library",
 			"GOPATH":       "the go command would read modules from another cache",

@@ -48,6 +48,7 @@ func (d *document) build(data []byte) *Spec {
 		}
 		d.entry(&s.Entries[i], i, ptr, node, list[i].(map[string]any), &s.Defaults, defaultsPos)
 	}
+	s.Builds = d.builds(root)
 	return s
 }
 

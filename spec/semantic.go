@@ -15,12 +15,14 @@ const (
 )
 
 // checkSemantics checks what the schema cannot: that durations parse as
-// Go durations within bounds, that include and exclude compile as RE2 and
-// that env variables can be set (checkEnv).
+// Go durations within bounds, that include and exclude compile as RE2,
+// that env variables can be set (checkEnv) and that builds have unique
+// names (checkBuilds).
 // It runs after schema validation and skips values that already have an
 // error, so a value is never reported twice.
 func (d *document) checkSemantics() {
 	root, _ := d.value.(map[string]any)
+	d.checkBuilds(root)
 	if defaults, ok := root["defaults"].(map[string]any); ok {
 		d.checkSettings("/defaults", defaults)
 	}

@@ -19,6 +19,9 @@ type Spec struct {
 	// Defaults are the suite defaults after the built-in defaults were applied.
 	Defaults Settings
 	Entries  []Entry
+	// Builds are the spec's `builds:`, in the order written; none: the
+	// suite as given, in one build.
+	Builds []Build
 }
 
 // Entry is one element of `benchmarks:` with its settings fully resolved

@@ -142,6 +142,8 @@ func (d *document) schemaError(s *specSchema, e violation) {
 			d.errorPtr(ptr, "name: invalid name %s; a name of dots only is not a directory of its own under --results-dir", short(v))
 		case ptr == "/name":
 			d.errorPtr(ptr, "name: invalid name %s; use only letters, digits, '_', '.' and '-'", short(v))
+		case strings.HasPrefix(ptr, "/builds/"):
+			d.errorPtr(ptr, "%s: invalid value %s; %s", field, short(v), buildPatternHint(ptr))
 		case strings.HasSuffix(ptr, "/precision/error"):
 			d.errorPtr(ptr, "%s: invalid error %s; want a percentage above 0 followed by %%, such as 1%% or 0.5%%", field, short(v))
 		default:
@@ -340,3 +342,17 @@ func number(v any) string {
 // closest returns the candidate nearest to s in edit distance, if it is
 // close enough to be a likely typo.
 func closest(s string, candidates []string) string { return suggest.Typo(s, candidates) }
+
+// buildPatternHint says what a key of a build (at ptr, under /builds)
+// takes, for a value its pattern refuses.
+func buildPatternHint(ptr string) string {
+	switch ptr[strings.LastIndexByte(ptr, '/')+1:] {
+	case "name":
+		return "use only letters, digits, '_', '.' and '-'"
+	case "toolchain":
+		return "want local or a Go release as GOTOOLCHAIN names it, such as go1.26.8"
+	case "gcflags", "pgo":
+		return "a newline or NUL cannot be part of one argument of the go command"
+	}
+	return "a build tag has only letters, digits, '_' and '.'"
+}

@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/report/compare"
 )
 
 func runCompare(e *cli.Env, args []string) int {
-	fs := e.Flags("compare BASE.json NEW.json [--threshold 5%] [--format text|markdown|json]",
+	fs := e.Flags("compare BASE.json NEW.json | --builds BASE,NEW REPORT.json [--threshold 5%] [--format text|markdown|json]",
 		"Compare pairs the runs of two JSON reports by benchmark, params and mode,\n"+
 			"and shows per pair the change of the score, its confidence interval, the\n"+
 			"p-value of Welch's t-test on the fork means (forks are the unit: a fork's\n"+
@@ -31,7 +32,8 @@ func runCompare(e *cli.Env, args []string) int {
 			"every verdict, so Welch's test decides alone and the output says so.\n"+
 			"Runs on one side only are listed. Forks that ran back to back share the\n"+
 			"machine's state of those seconds: run batches meant for compare with\n"+
-			"--order interleaved (a side in declared order gets a note). It exits 1\n"+
+			"--order interleaved (a side in declared order gets a note). With --builds,\n"+
+			"one report's two builds (a spec's builds:) are BASE and NEW. It exits 1\n"+
 			"when a run regressed or failed in NEW, 2 on bad usage or an unreadable\n"+
 			"report, and 0 otherwise.")
 	threshold := fs.String("threshold", "5%", "smallest change that counts, in percent (the % is optional); the confidence interval must lie beyond it")
@@ -39,11 +41,18 @@ func runCompare(e *cli.Env, args []string) int {
 	correction := fs.String("correction", compare.Holm, "family-wise correction over the runs: "+strings.Join(compare.Corrections, ", "))
 	format := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
 	out := fs.String("out", "", "write to this file instead of stdout")
+	builds := fs.String("builds", "", "compare two builds of one report, `BASE,NEW`: names of its spec's builds")
 	files, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
 	}
-	if len(files) != 2 {
+	baseBuild, newBuild, pair := strings.Cut(*builds, ",")
+	switch {
+	case *builds != "" && (!pair || baseBuild == "" || newBuild == "" || baseBuild == newBuild):
+		return e.UsageError("--builds: want two names of builds, BASE,NEW, got %q", *builds)
+	case *builds != "" && len(files) != 1:
+		return e.UsageError("--builds compares two builds of one JSON report, got %d", len(files))
+	case *builds == "" && len(files) != 2:
 		return e.UsageError("want two JSON reports, BASE and NEW, got %d", len(files))
 	}
 	t, err := cli.ParsePercent(*threshold)
@@ -66,12 +75,22 @@ func runCompare(e *cli.Env, args []string) int {
 	if err != nil {
 		return e.Fail(err)
 	}
-	next, err := readReport(files[1], os.Stdin)
-	if err != nil {
+	next, names := base, files
+	if whole := base; *builds != "" {
+		base, next = whole.OfBuild(baseBuild), whole.OfBuild(newBuild)
+		if base == nil || next == nil {
+			have := "none: its specs had no builds"
+			if b := whole.Builds(); len(b) > 0 {
+				have = termsafe.String(strings.Join(b, ", ")) // names from a report
+			}
+			return e.UsageError("--builds %s: the builds of %s are %s", *builds, files[0], have)
+		}
+		names = []string{files[0] + " build " + baseBuild, files[0] + " build " + newBuild}
+	} else if next, err = readReport(files[1], os.Stdin); err != nil {
 		return e.Fail(err)
 	}
 	res := compare.Compare(base, next, compare.Options{Threshold: t, Alpha: *alpha, Correction: *correction})
-	res.BaseName, res.NewName = files[0], files[1]
+	res.BaseName, res.NewName = names[0], names[1]
 	if err := cli.WriteOutput(*out, e.Stdout, func(w io.Writer) error { return compare.Write(w, res, *format) }); err != nil {
 		return e.Fail(err)
 	}

@@ -108,6 +108,50 @@ func TestCompareCommand(t *testing.T) {
 	}
 }
 
+// TestCompareBuildsOfOneReport: compare --builds takes two builds of one
+// report (a spec's builds:) as two reports, and pairs their runs as
+// compare pairs the reports the builds came from; a build the report
+// lacks, or a flag without two names, is a usage error naming what there
+// is.
+func TestCompareBuildsOfOneReport(t *testing.T) {
+	both := readFixture(t, base5JSON)
+	both.Runs = nil
+	for _, side := range [][2]string{{"base", base5JSON}, {"slow", slow5JSON}} {
+		build := side[0]
+		for _, r := range readFixture(t, side[1]).Runs {
+			r.Key = r.Benchmark + "/build=" + build + strings.TrimPrefix(r.Key, r.Benchmark)
+			r.Params["build"] = build
+			both.Runs = append(both.Runs, r)
+		}
+	}
+	path := writeFixture(t, t.TempDir(), "both.json", both)
+	pairs := func(args ...string) (int, string) {
+		status, stdout, stderr := runCmd(t, append([]string{"compare", "--format", "json"}, args...)...)
+		var res struct{ Pairs json.RawMessage }
+		if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+			t.Fatalf("compare %v: status %d, %v\n%s%s", args, status, err, stdout, stderr)
+		}
+		return status, string(res.Pairs)
+	}
+	status, want := pairs(base5JSON, slow5JSON)
+	got, gotPairs := pairs("--builds", "base,slow", path)
+	if diff := cmp.Diff(want, gotPairs); diff != "" || got != status || status != exitFail {
+		t.Errorf("compare --builds base,slow: status %d, want %d as the two reports give, pairs (-want +got):\n%s", got, status, diff)
+	}
+	for _, tt := range []struct{ args []string }{
+		{[]string{"--builds", "base,fast", path}},
+		{[]string{"--builds", "base", path}},
+		{[]string{"--builds", "base,slow", path, path}},
+	} {
+		if status, _, stderr := runCmd(t, append([]string{"compare"}, tt.args...)...); status != exitUsage || !strings.Contains(stderr, "--builds") {
+			t.Errorf("compare %v: status %d, stderr %q; want a usage error about --builds", tt.args, status, stderr)
+		}
+	}
+	if _, _, stderr := runCmd(t, "compare", "--builds", "base,fast", path); !strings.Contains(stderr, "the builds of "+path+" are base, slow") {
+		t.Errorf("compare --builds base,fast: %q, want the builds there are", stderr)
+	}
+}
+
 // TestCompareNeverSaysUnchangedForAWideInterval: a pair whose interval
 // crosses the threshold, or with --threshold 0 any pair that is not
 // significant, reads inconclusive with "no change shown" and the forks

@@ -3,6 +3,7 @@ package cli
 import (
 	"archive/tar"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +32,9 @@ import (
 type build struct {
 	name  string // as the user gave it
 	suite string // the suite binary; "" when the specs name packages only
+	// pkg is the suite's main package that suite was built from, in
+	// dir; "" when the side is a binary.
+	pkg string
 	// dir is the directory the specs' package: entries resolve in: the
 	// checkout of a revision, "" for the working tree or a binary.
 	dir string
@@ -77,11 +81,11 @@ func resolveBuild(ctx context.Context, reg Registry, side, suitePkg string, spec
 		}
 		pkg = "./" + filepath.ToSlash(rel)
 	}
-	bin, err := reg.Build(ctx, b.dir, pkg)
+	bin, err := reg.Build(ctx, b.dir, pkg, nil)
 	if err != nil {
 		return nil, err
 	}
-	b.suite = bin
+	b.suite, b.pkg = bin, pkg
 	return b, nil
 }
 
@@ -268,9 +272,10 @@ func pairedPlan(a, b *plan.Plan, suiteA, suiteB string) (p *plan.Plan, onlyA, on
 			onlyA = append(onlyA, r.Key)
 			continue
 		}
-		r.Executable = suiteA
+		// A run of a spec's build has that build's binary of its side.
+		r.Executable = cmp.Or(r.Executable, suiteA)
 		other := *rB
-		other.Executable = suiteB
+		other.Executable = cmp.Or(other.Executable, suiteB)
 		ra, rb = append(ra, r), append(rb, other)
 	}
 	for _, r := range b.Runs {
@@ -420,6 +425,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			if r, ok = reg.withSuite(ctx, e, b.suite); !ok {
 				return ExitUsage
 			}
+			r.SuitePackage, r.SuiteDir = b.pkg, b.dir // the specs' builds are built from it
 		}
 		p, ok := load(ctx, e, b.specs, &r, &loadOpts{listPackages: true})
 		if !ok {

@@ -16,6 +16,7 @@ import (
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/spec"
 )
 
 // suiteFlag registers --suite on the commands that read specs; its
@@ -41,12 +42,14 @@ func (reg Registry) withSuite(ctx context.Context, e *Env, path string) (Registr
 	}
 	if fi, err := os.Stat(path); (err != nil || fi.IsDir()) && reg.Build != nil {
 		// Not a binary: a main package, built into the cache.
-		bin, err := reg.Build(ctx, "", path)
+		bin, benchmarks, err := reg.buildSuite(ctx, "", path, nil)
 		if err != nil {
 			e.Errorf("--suite %s: %v", path, err)
 			return reg, false
 		}
-		path = bin
+		reg.Benchmarks = append(benchmarks, reg.Benchmarks...)
+		reg.Executable, reg.SuitePackage, reg.SuiteDir = bin, path, ""
+		return reg, true
 	}
 	abs, err := filepath.Abs(path)
 	if err == nil {
@@ -60,6 +63,23 @@ func (reg Registry) withSuite(ctx context.Context, e *Env, path string) (Registr
 	reg.Benchmarks = append(benchmarks, reg.Benchmarks...)
 	reg.Executable = path
 	return reg, true
+}
+
+// buildSuite builds the suite of the main package pkg in dir as build
+// says (nil: the plain build) and lists its registered benchmarks.
+func (reg Registry) buildSuite(ctx context.Context, dir, pkg string, build *spec.Build) (string, []plan.Benchmark, error) {
+	bin, err := reg.Build(ctx, dir, pkg, build)
+	if err != nil {
+		return "", nil, err
+	}
+	if abs, err := filepath.Abs(bin); err == nil {
+		bin = abs
+	}
+	benchmarks, err := ListSuite(ctx, bin)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", bin, err)
+	}
+	return bin, benchmarks, nil
 }
 
 // ListSuite asks the suite binary at path for its registered benchmarks

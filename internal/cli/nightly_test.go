@@ -249,7 +249,7 @@ func TestPackageBuildTimeIsNoted(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := registry
-	reg.Packages = func(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error) {
+	reg.Packages = func(ctx context.Context, specs []*spec.Spec, _ *spec.Build) ([]plan.Benchmark, error) {
 		time.Sleep(1100 * time.Millisecond) // a build
 		return []plan.Benchmark{{Name: "Index", Package: "strings", GoTest: &plan.GoTest{ImportPath: "strings", Func: "BenchmarkIndex", Name: "BenchmarkIndex"}}}, nil
 	}

@@ -34,17 +34,24 @@ func Builds() Registry {
 
 // withPackages returns the registered benchmarks and, when the specs
 // have `package:` entries and reg can resolve them, the benchmarks of
-// those packages (whose test binaries that builds). Without a resolver,
-// plan.Build reports such entries.
+// those packages (whose test binaries that builds); then those of every
+// build of the specs' `builds:` (withBuilds). Without a resolver,
+// plan.Build reports package entries.
 func withPackages(ctx context.Context, specs []*spec.Spec, reg Registry) ([]plan.Benchmark, error) {
-	if reg.Packages == nil || !slices.ContainsFunc(specs, hasPackage) {
-		return reg.Benchmarks, nil
+	out := slices.Clip(reg.Benchmarks)
+	plain := slices.DeleteFunc(slices.Clone(specs), hasBuilds)
+	if reg.Packages != nil && slices.ContainsFunc(plain, hasPackage) {
+		pkgs, err := reg.Packages(ctx, plain, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pkgs...)
 	}
-	pkgs, err := reg.Packages(ctx, specs)
+	built, err := withBuilds(ctx, specs, reg)
 	if err != nil {
 		return nil, err
 	}
-	return append(slices.Clip(reg.Benchmarks), pkgs...), nil
+	return append(out, built...), nil
 }
 
 func hasPackage(s *spec.Spec) bool {

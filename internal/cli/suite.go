@@ -32,13 +32,20 @@ type Registry struct {
 	// Executable is the suite binary whose forks run Benchmarks (set by
 	// --suite, or by the suite binary that handed over its command line).
 	Executable string
+	// SuitePackage is the main package Executable was built from, in
+	// SuiteDir ("": the current directory), from which the builds of a
+	// spec's `builds:` are built; "" when the suite was given as a
+	// binary.
+	SuitePackage, SuiteDir string
 	// Packages resolves the `package:` entries of specs into benchmarks
-	// (gotest.Builder.Benchmarks: it builds the test binaries); nil
-	// makes such entries an error. Errors are a spec.ErrorList.
-	Packages func(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error)
+	// (gotest.Builder.Benchmarks: it builds the test binaries as the
+	// build says, nil for the plain one); nil makes such entries an
+	// error. Errors are a spec.ErrorList.
+	Packages func(ctx context.Context, specs []*spec.Spec, build *spec.Build) ([]plan.Benchmark, error)
 	// Build builds the suite binary of a main package (--suite ./bench)
-	// in dir and returns its path; nil: --suite names binaries only.
-	Build func(ctx context.Context, dir, pkg string) (string, error)
+	// in dir as the build says (nil: the plain one) and returns its
+	// path; nil: --suite names binaries only.
+	Build func(ctx context.Context, dir, pkg string, build *spec.Build) (string, error)
 	// Formats adds output formats to run's --format beyond
 	// internal/format's: cmd/benchspec adds html.
 	Formats map[string]format.Renderer
@@ -117,7 +124,8 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	byFile := map[string][]error{}
 	var other []error // problems without a position in a file given
 	entries := map[string]int{}
-	partial := 0 // specs with errors, checked against the registry without them
+	built := map[string][]string{} // the names of each spec's builds
+	partial := 0                   // specs with errors, checked against the registry without them
 	for _, path := range paths {
 		s, err := spec.ParseFilePartial(path)
 		if err != nil {
@@ -128,6 +136,9 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 			partial++
 		}
 		entries[path] = len(s.Entries)
+		for _, b := range s.Builds {
+			built[path] = append(built[path], b.Name)
+		}
 		specs = append(specs, s)
 	}
 	var p *plan.Plan
@@ -142,6 +153,9 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	if !opts.allowOutside {
 		scoped = plan.CheckPackageScope(specs)
 	}
+	scoped = append(scoped, plan.CheckBuildScope(specs)...)
+	builds, conflicts := batchBuilds(specs)
+	scoped = append(scoped, conflicts...)
 	if !opts.listPackages {
 		scoped = append(scoped, plan.CheckPackageEntries(specs)...)
 	}
@@ -161,17 +175,17 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 			var benchmarks []plan.Benchmark
 			start := time.Now()
 			benchmarks, err = withPackages(ctx, specs, *reg)
-			if d := time.Since(start); err == nil && d >= time.Second && !opts.quiet {
+			if d := time.Since(start); err == nil && d >= time.Second && !opts.quiet && (len(builds) > 0 || opts.packages > 0) {
 				// Not in the estimate, which is of the runs: say where
 				// the time went before the estimate is printed.
-				fmt.Fprintf(e.Stderr, "# Test binaries of %s built and listed in %s (cached for the next run; not in the estimate)\n",
-					plural(opts.packages, "package entry", "package entries"), d.Round(100*time.Millisecond))
+				fmt.Fprintf(e.Stderr, "# %s built and listed in %s (cached for the next run; not in the estimate)\n",
+					builtWhat(len(builds), opts.packages), d.Round(100*time.Millisecond))
 			}
 			if err == nil {
 				p, err = plan.Build(specs, benchmarks)
 			}
 		} else {
-			p, err = plan.Build(plan.WithoutPackages(specs), reg.Benchmarks)
+			p, err = plan.Build(plan.WithoutPackages(specs), asBuilt(specs, reg.Benchmarks))
 		}
 		if list := spec.Errors(err); list != nil {
 			for _, pe := range list {
@@ -194,7 +208,11 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 			n += spec.PrintErrors(termsafe.Writer(e.Stderr), err) // paths and values quoted from input
 		}
 		if len(byFile[path]) == 0 && verbose {
-			fmt.Fprintf(e.Stderr, "%s: ok (%s)\n", path, plural(entries[path], "entry", "entries"))
+			what := plural(entries[path], "entry", "entries")
+			if b := built[path]; len(b) > 0 {
+				what += ", " + plural(len(b), "build", "builds") + ": " + strings.Join(b, ", ")
+			}
+			fmt.Fprintf(e.Stderr, "%s: ok (%s)\n", path, what)
 		}
 	}
 	for _, err := range other {
@@ -229,6 +247,20 @@ func allowOutsideFlag(fs *flag.FlagSet) *bool {
 	return fs.Bool("allow-packages-outside-module", false,
 		"let package: entries name packages outside the module that holds their spec (another module, an absolute path); "+
 			"without it a spec runs only its own module's packages and the standard library")
+}
+
+// builtWhat names what load builds before the plan: "3 builds and test
+// binaries of 2 package entries".
+func builtWhat(builds, packages int) string {
+	var what []string
+	if builds > 0 {
+		what = append(what, plural(builds, "build", "builds"))
+	}
+	if packages > 0 {
+		what = append(what, "test binaries of "+plural(packages, "package entry", "package entries"))
+	}
+	s := strings.Join(what, " and ")
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func plural(n int, one, many string) string {

@@ -38,15 +38,16 @@ type listed struct {
 	}
 }
 
-// list resolves pkg with go list, run in dir ("": the current one), with
-// the extra flags (-modfile).
-func (b *Builder) list(ctx context.Context, dir, pkg string, flags ...string) (*listed, error) {
+// list resolves pkg with go list, run in dir ("": the current one), as
+// the variant x sees it (its tags select files), with the extra flags
+// (-modfile).
+func (b *Builder) list(ctx context.Context, dir, pkg string, x variant, flags ...string) (*listed, error) {
 	if strings.HasPrefix(pkg, "-") {
 		return nil, fmt.Errorf("invalid package %q", pkg)
 	}
-	args := append([]string{"list"}, flags...)
+	args := append(append([]string{"list"}, x.args...), flags...)
 	args = append(args, "-json=ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,Module", "--", pkg)
-	out, err := b.goCmd(ctx, dir, args...)
+	out, err := b.goCmd(ctx, dir, x, args...)
 	if err != nil {
 		return nil, fmt.Errorf("package %q: %w", pkg, err)
 	}
@@ -228,11 +229,11 @@ func writeByContent(dir, ext string, data []byte) (string, error) {
 
 var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// build runs go test -c on pkg in dir, with the driver overlay, into a
-// temporary file in the cache and installs the result under its content
-// hash: Go builds are reproducible, so an unchanged package gets the
-// same file.
-func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overlayFile string, mf *modFile) (string, error) {
+// build runs go test -c on pkg in dir, with the driver overlay and the
+// variant x, into a temporary file in the cache and installs the result
+// under its content hash: Go builds are reproducible, so an unchanged
+// package gets the same file.
+func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overlayFile string, mf *modFile, x variant) (string, error) {
 	tmp, err := os.MkdirTemp(cache, ".build-")
 	if err != nil {
 		return "", fmt.Errorf("test binary cache: %w", err)
@@ -240,7 +241,8 @@ func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overla
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "pkg.test")
 	args := append([]string{"test", "-c", "-o", bin, "-overlay", overlayFile}, mf.args()...)
-	if _, err := b.goCmd(ctx, dir, append(args, pkg)...); err != nil {
+	args = append(args, x.args...)
+	if _, err := b.goCmd(ctx, dir, x, append(args, pkg)...); err != nil {
 		return "", fmt.Errorf("building the test binary of %s failed: %w", importPath, err)
 	}
 	final, err := install(cache, bin, importPath)
@@ -275,15 +277,17 @@ func install(cache, bin, name string) (string, error) {
 	return final, nil
 }
 
-// goCmd runs the go command in dir ("": the current one) and returns its
-// stdout; a failure carries its stderr.
-func (b *Builder) goCmd(ctx context.Context, dir string, args ...string) (string, error) {
+// goCmd runs the go command in dir ("": the current one), in the
+// environment of the variant x, and returns its stdout; a failure carries
+// its stderr.
+func (b *Builder) goCmd(ctx context.Context, dir string, x variant, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, b.goBin(), args...)
 	cmd.Dir = dir
 	// A go or toolchain line of the package's go.mod must not download
 	// and run another toolchain: the go command on PATH builds, or says
-	// why it cannot.
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	// why it cannot. Only a spec's build names another (x.env, later in
+	// the list, wins).
+	cmd.Env = append(append(os.Environ(), "GOTOOLCHAIN=local"), x.env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -39,19 +39,23 @@ const maxFingerprintFiles = 20000
 
 // fingerprint identifies a build of pkg (run in dir) without running the
 // go command: benchspec's driver (driverVersion), the go binary (path,
-// size, modification time), the
-// environment that steers the go command (GO*, CGO_*, CC, CXX, PKG_CONFIG),
+// size, modification time), the environment that steers the go command
+// (GO*, CGO_*, CC, CXX, PKG_CONFIG), the variant's flags and environment
+// (a profile it names is a file of the module: plan.CheckBuildScope),
 // the package argument, the directory, and every file of the module the
 // package is resolved in (path, size, modification time, and the content
 // of go.mod and go.sum). "" means there is no safe fingerprint: no go
 // binary found, a workspace, a go.mod replace to a directory, or a module
 // too large to walk; such a package is built every time.
-func fingerprint(goBin, dir, pkg string) string {
+func fingerprint(goBin, dir, pkg string, x variant) string {
 	if os.Getenv("BENCHSPEC_CACHE_NO_INDEX") != "" {
 		return ""
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "benchspec testbin v1\x00%s\x00%s\x00", driverVersion(), pkg)
+	if id := x.id(); id != "" {
+		fmt.Fprintf(h, "variant %q\x00", id)
+	}
 	gopath, err := exec.LookPath(goBin)
 	if err != nil {
 		return ""

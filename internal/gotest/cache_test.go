@@ -91,18 +91,18 @@ func TestWarmCacheSkipsTheGoCommandUntilAFileChanges(t *testing.T) {
 
 func TestFingerprintRefusesWhatItCannotSee(t *testing.T) {
 	dir := scratchModule(t)
-	fp := fingerprint("go", dir, ".")
+	fp := fingerprint("go", dir, ".", variant{})
 	if fp == "" {
 		t.Fatal("no fingerprint for a plain module")
 	}
 	// Another benchspec's driver: the cached binary has the old one.
 	defer func(v func() string) { driverVersion = v }(driverVersion)
 	driverVersion = func() string { return "another driver" }
-	if other := fingerprint("go", dir, "."); other == fp || other == "" {
+	if other := fingerprint("go", dir, ".", variant{}); other == fp || other == "" {
 		t.Errorf("fingerprint %q with another driver, want a new one (was %q)", other, fp)
 	}
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/scratch\n\ngo 1.22\n\nreplace example.com/x => ../x\n"), 0o644)
-	if fp := fingerprint("go", dir, "."); fp != "" {
+	if fp := fingerprint("go", dir, ".", variant{}); fp != "" {
 		t.Errorf("fingerprint %s for a module with a directory replace, want none", fp)
 	}
 }

@@ -71,7 +71,7 @@ type Builder struct {
 	Warn func(msg string)
 
 	mu     sync.Mutex
-	loaded map[string]loaded // by the package as the spec writes it
+	loaded map[string]loaded // by the package as the spec writes it, and the variant
 }
 
 type loaded struct {
@@ -103,9 +103,14 @@ func (b *Builder) cacheDir() string {
 // Benchmarks resolves the `package:` entries of specs into the plan's
 // benchmarks: every benchmark go test would print a result for, in the
 // functions the entries' includes select at their first level, with its
-// test binary. Every problem is reported, at the position of the entry's
-// `package:`, as a spec.ErrorList.
-func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec) ([]plan.Benchmark, error) {
+// test binary built as the build v says (nil: the plain build; see
+// variantOf), the benchmarks marked as v's. Every problem is reported,
+// at the position of the entry's `package:`, as a spec.ErrorList.
+func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec, v *spec.Build) ([]plan.Benchmark, error) {
+	x, build := variantOf(v), ""
+	if v != nil {
+		build = v.Name
+	}
 	var errs spec.ErrorList
 	var order []string
 	pkgs := map[string]*Package{}
@@ -118,7 +123,7 @@ func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec) ([]plan.Be
 				continue
 			}
 			key := plan.PackageKey(s.Path, e.Package)
-			p, err := b.LoadIn(ctx, filepath.Dir(s.Path), key)
+			p, err := b.loadIn(ctx, filepath.Dir(s.Path), key, x)
 			if err != nil {
 				errs = append(errs, &spec.Error{Pos: e.PackagePos, Msg: fmt.Sprintf("benchmarks[%d].package: %v", e.Index, err)})
 				continue
@@ -147,6 +152,7 @@ func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec) ([]plan.Be
 					Name:    plan.PackageName(leaf),
 					Testing: true,
 					Package: key,
+					Build:   build,
 					GoTest: &plan.GoTest{ImportPath: p.ImportPath, Dir: p.Dir, Binary: p.Binary,
 						Func: fn, Name: leaf, Driver: p.Driver(fn), Labels: l.Labels},
 				})
@@ -211,6 +217,11 @@ func (b *Builder) Load(ctx context.Context, pkg string) (*Package, error) {
 // spec, wherever it is run from (the module plan.CheckPackageScope
 // checks it against).
 func (b *Builder) LoadIn(ctx context.Context, dir, pkg string) (*Package, error) {
+	return b.loadIn(ctx, dir, pkg, variant{})
+}
+
+// loadIn is LoadIn of the variant x of the package.
+func (b *Builder) loadIn(ctx context.Context, dir, pkg string, x variant) (*Package, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if dir != "" {
@@ -222,10 +233,11 @@ func (b *Builder) LoadIn(ctx context.Context, dir, pkg string) (*Package, error)
 	if !filepath.IsAbs(pkg) {
 		key = dir + "\x00" + pkg
 	}
+	key += "\x00" + x.id()
 	if l, ok := b.loaded[key]; ok {
 		return l.pkg, l.err
 	}
-	p, err := b.load(ctx, dir, pkg)
+	p, err := b.load(ctx, dir, pkg, x)
 	if b.loaded == nil {
 		b.loaded = map[string]loaded{}
 	}
@@ -233,7 +245,7 @@ func (b *Builder) LoadIn(ctx context.Context, dir, pkg string) (*Package, error)
 	return p, err
 }
 
-func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
+func (b *Builder) load(ctx context.Context, dir, pkg string, x variant) (*Package, error) {
 	arg := pkg
 	if filepath.IsAbs(pkg) {
 		dir, arg = pkg, "."
@@ -245,7 +257,7 @@ func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return nil, fmt.Errorf("test binary cache: %w", err)
 	}
-	fp := fingerprint(b.goBin(), dir, arg)
+	fp := fingerprint(b.goBin(), dir, arg, x)
 	p, err := readIndex(cache, fp)
 	if p != nil {
 		return p, nil
@@ -253,11 +265,11 @@ func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
 	if err != nil {
 		b.warn(fmt.Sprintf("test binary cache: %v; removed it, building again", err))
 	}
-	l, err := b.list(ctx, dir, arg)
+	l, err := b.list(ctx, dir, arg, x)
 	if err != nil {
 		return nil, err
 	}
-	l, mf, err := b.outOfModuleCache(ctx, cache, dir, arg, l)
+	l, mf, err := b.outOfModuleCache(ctx, cache, dir, arg, l, x)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +286,7 @@ func (b *Builder) load(ctx context.Context, dir, pkg string) (*Package, error) {
 		return nil, fmt.Errorf("test binary cache: %w", err)
 	}
 	p = &Package{ImportPath: l.ImportPath, Dir: l.Dir, Benchmarks: funcs, External: external, Leaves: leaves}
-	if p.Binary, err = b.build(ctx, cache, dir, arg, l.ImportPath, ov, mf); err != nil {
+	if p.Binary, err = b.build(ctx, cache, dir, arg, l.ImportPath, ov, mf, x); err != nil {
 		return nil, err
 	}
 	writeIndex(cache, fp, p)

@@ -110,7 +110,7 @@ func TestRelativePackagesAreTheSpecFilesAndRunInTheirModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := (&Builder{CacheDir: t.TempDir()}).Benchmarks(context.Background(), []*spec.Spec{s})
+	got, err := (&Builder{CacheDir: t.TempDir()}).Benchmarks(context.Background(), []*spec.Spec{s}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ benchmarks:
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := (&Builder{CacheDir: t.TempDir()}).Benchmarks(context.Background(), []*spec.Spec{s})
+	got, err := (&Builder{CacheDir: t.TempDir()}).Benchmarks(context.Background(), []*spec.Spec{s}, nil)
 	errs := spec.Errors(err)
 	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "s.yaml:6:14: benchmarks[1].package: package github.com/benchspec/benchspec/internal/gotest/testdata/nobench has no benchmarks") {
 		t.Errorf("errors = %v, want one at s.yaml:6:14", err)

@@ -87,7 +87,7 @@ func BenchmarkC(b *testing.B) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := (&Builder{CacheDir: t.TempDir()}).Benchmarks(context.Background(), []*spec.Spec{s})
+	got, err := (&Builder{CacheDir: t.TempDir()}).Benchmarks(context.Background(), []*spec.Spec{s}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,11 +47,11 @@ func (m *modFile) close() {
 // module cache; else it copies the package's module into the cache,
 // writes a -modfile that replaces the module by the copy, and returns the
 // package as listed there, with the -modfile for the build.
-func (b *Builder) outOfModuleCache(ctx context.Context, cache, dir, pkg string, l *listed) (*listed, *modFile, error) {
+func (b *Builder) outOfModuleCache(ctx context.Context, cache, dir, pkg string, l *listed, x variant) (*listed, *modFile, error) {
 	if l.Module == nil || l.Module.Main || l.Module.Dir == "" {
 		return l, nil, nil
 	}
-	out, err := b.goCmd(ctx, dir, "env", "GOMODCACHE", "GOMOD")
+	out, err := b.goCmd(ctx, dir, x, "env", "GOMODCACHE", "GOMOD")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,11 +87,11 @@ func (b *Builder) outOfModuleCache(ctx context.Context, cache, dir, pkg string, 
 			return nil, nil, fmt.Errorf("test binary cache: %w", err)
 		}
 	}
-	if _, err := b.goCmd(ctx, dir, "mod", "edit", "-replace="+l.Module.Path+"="+copyDir, mf.path); err != nil {
+	if _, err := b.goCmd(ctx, dir, x, "mod", "edit", "-replace="+l.Module.Path+"="+copyDir, mf.path); err != nil {
 		mf.close()
 		return nil, nil, err
 	}
-	copied, err := b.list(ctx, dir, pkg, mf.args()...)
+	copied, err := b.list(ctx, dir, pkg, x, mf.args()...)
 	if err != nil {
 		mf.close()
 		return nil, nil, err

@@ -7,14 +7,18 @@ import (
 	"path/filepath"
 
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/spec"
 )
 
 // BuildSuite builds the suite binary of the main package pkg (a
 // directory such as ./bench, or an import path), resolved in dir ("":
-// the current directory), with go build, into the cache beside the test
-// binaries: the one build-and-cache path of the benchspec program. The go
+// the current directory), with go build as the build v says (nil: the
+// plain build; see variantOf), into the cache beside the test binaries:
+// the one build-and-cache path of the benchspec program. The go
 // command's own cache makes a rebuild of an unchanged package cheap.
-func (b *Builder) BuildSuite(ctx context.Context, dir, pkg string) (string, error) {
+// Binaries are named by their content, so builds that differ do not
+// collide, and one that builds the same bytes shares the file.
+func (b *Builder) BuildSuite(ctx context.Context, dir, pkg string, v *spec.Build) (string, error) {
 	cache := b.cacheDir()
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return "", fmt.Errorf("binary cache: %w", err)
@@ -25,7 +29,9 @@ func (b *Builder) BuildSuite(ctx context.Context, dir, pkg string) (string, erro
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "suite")
-	if _, err := b.goCmd(ctx, dir, "build", "-o", bin, pkg); err != nil {
+	x := variantOf(v)
+	args := append([]string{"build", "-o", bin}, x.args...)
+	if _, err := b.goCmd(ctx, dir, x, append(args, pkg)...); err != nil {
 		return "", fmt.Errorf("building the suite %s: %w", pkg, err)
 	}
 	name := pkg
