@@ -173,7 +173,8 @@ benchmarks:
 // the benchmark report tag 2, the noinline build's binary records its
 // -gcflags; the base build and the local toolchain's are the plain
 // build's bytes, one file of the cache. compare --builds judges two
-// builds of the one report.
+// builds of the one report. Without --order the forks run interleaved,
+// so that the builds share the batch's minutes.
 func TestSpecBuildsRunInOneBatch(t *testing.T) {
 	suitetest.SkipShort(t)
 	parent := strings.TrimPrefix(suitetest.ParentEnv(t), "BENCHSPEC_PARENT=")
@@ -207,6 +208,9 @@ func TestSpecBuildsRunInOneBatch(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("runs (-want +got):\n%s", d)
+	}
+	if rep.Order == nil || rep.Order.Kind != "interleaved" {
+		t.Errorf("order %+v, want interleaved: a spec's builds share the batch's minutes fork by fork", rep.Order)
 	}
 	built, _ := filepath.Glob(filepath.Join(cache, "suite-buildsuite-*.test"))
 	if len(built) != 3 {

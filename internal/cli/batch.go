@@ -109,6 +109,13 @@ func (f *orderFlags) resolve(fs *flag.FlagSet) (executor.Order, error) {
 	return executor.ParseOrder(f.order, seed)
 }
 
+// given reports whether --order was on the command line.
+func (f *orderFlags) given(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == "order" })
+	return set
+}
+
 // reportOrder is o as the report records it.
 func reportOrder(o executor.Order) *report.Order {
 	out := &report.Order{Kind: o.Kind}

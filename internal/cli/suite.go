@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -515,6 +516,11 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	if !ok {
 		return 2
+	}
+	if !orderF.given(fs) && slices.ContainsFunc(p.Runs, func(r plan.Run) bool { return r.Build != "" }) {
+		// A spec's builds share the batch's minutes fork by fork, so
+		// that a drift of the machine does not fall on one build.
+		order = executor.Order{Kind: executor.OrderInterleaved}
 	}
 	profDir, err := profileDir(*profiles)
 	if err == nil && profDir != "" {
