@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
@@ -32,6 +33,10 @@ type duetSide struct {
 	// deaf: the fork's hello did not promise to wait (a suite built
 	// before duets); it ran beside its partner, not in step.
 	deaf bool
+	// share is the CPU time the fork got over its wall time, once it
+	// has ended: about 1 for the slower fork of a duet on two free
+	// CPUs.
+	share float64
 }
 
 func newDuet() *duet {
@@ -81,6 +86,32 @@ func (s *duetSide) leave() {
 		s.w = nil
 	}
 	s.d.release()
+}
+
+// ended records how much of a CPU the fork got over its life.
+func (s *duetSide) ended(ps *os.ProcessState, wall time.Duration) {
+	if s == nil || ps == nil || wall <= 0 {
+		return
+	}
+	s.d.mu.Lock()
+	s.share = float64(ps.UserTime()+ps.SystemTime()) / float64(wall)
+	s.d.mu.Unlock()
+}
+
+// minShare is the least share of a CPU the slower fork of a duet must
+// get for the machine to count as having two CPUs to spare. The faster
+// fork waits at every barrier for the other and gets less; beside a
+// busy neighbour both get about two thirds of a CPU on two CPUs.
+const minShare = 0.8
+
+// starved reports whether neither fork got minShare of a CPU: a third
+// party took a CPU from the duet, and with it whatever the pairing of
+// simultaneous iterations was worth.
+func (d *duet) starved() (bool, float64, float64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	a, b := d.sides[0].share, d.sides[1].share
+	return a > 0 && b > 0 && max(a, b) < minShare, a, b
 }
 
 // deafen marks a fork whose hello did not promise to wait (a suite built
@@ -167,6 +198,14 @@ func (x *execution) duet(ra, rb *plan.Run, f int) (stop bool, err error) {
 			x.opts.Warn(fmt.Sprintf("%s: its suite binary predates duets; its forks ran beside their partners, not in step", []*plan.Run{ra, rb}[i].Key))
 		}
 	}
+	if starved, a, b := d.starved(); starved {
+		// Another process took a CPU from the pair: the rest of the
+		// batch runs its pairs one fork after the other.
+		x.solo = true
+		if x.opts.Warn != nil {
+			x.opts.Warn(fmt.Sprintf("%s fork %d: the duet's forks got %.0f %% and %.0f %% of a CPU (another process took one, or the benchmark waits rather than computes); the remaining pairs run one fork after the other", ra.Key, f, 100*a, 100*b))
+		}
+	}
 	for i, r := range []*plan.Run{ra, rb} {
 		if x.ended(r, &frs[i]) {
 			return true, nil
@@ -182,12 +221,13 @@ func (x *execution) duet(ra, rb *plan.Run, f int) (stop bool, err error) {
 
 // duetable reports whether fork f of r can run in a duet: a fresh fork
 // of a registered benchmark, with forks of its own, of a run that has
-// not failed, with the run's iterations. A package benchmark's fork runs
-// its test binary, which has no barrier.
+// not failed, with the run's iterations, on one thread (a duet gives
+// each fork one CPU). A package benchmark's fork runs its test binary,
+// which has no barrier.
 func (x *execution) duetable(r *plan.Run, f int) bool {
 	_, done := x.done[forkID{r.Index, f}]
 	return !done && !x.runs[r.Index].failed && r.Settings.Forks > 0 && r.GoTest == nil &&
-		x.iterations[forkID{r.Index, f}] == 0
+		r.Settings.Threads == 1 && x.iterations[forkID{r.Index, f}] == 0
 }
 
 // lockedObserver serializes the Iteration calls of the two forks of a

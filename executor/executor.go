@@ -161,7 +161,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 		s := slots[i]
 		var stop bool
 		var err error
-		if t, ok := duetPartner(p, opts.Order, slots, i); ok {
+		if t, ok := duetPartner(p, opts.Order, slots, i); ok && !x.solo {
 			stop, err = x.duet(&p.Runs[s.Run], &p.Runs[t.Run], s.Fork)
 			i++
 		} else {
@@ -186,6 +186,7 @@ type execution struct {
 	scratch    scratchDirs                    // the forks' working directories
 	partner    scratchDirs                    // those of a duet's second fork
 	deafWarned bool                           // a suite that predates duets was named
+	solo       bool                           // a duet was starved: pairs run one fork after the other
 	host       host                           // the process of the forks: 0 runs
 	done       map[forkID]protocol.ForkResult // from opts.Done
 	all        int                            // forks in the plan, less those failed runs skip

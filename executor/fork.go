@@ -95,6 +95,7 @@ func runFork(ctx context.Context, r *plan.Run, a *protocol.Assignment, opts Opti
 		failure = p.trailing()
 	}
 	fr.Wall = time.Since(start)
+	duet.ended(p.state, fr.Wall)
 	fr.ExitStatus = exitStatus(p.state)
 	if fr.Err = verdict(p, failure, finished, killedLate); fr.Err != "" {
 		fr.StderrTail = p.out.String()

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -364,10 +365,12 @@ directory, or "." for the working tree as it stands: benchspec builds
 that revision, in a checkout kept by commit in its cache. The forks of
 the two builds alternate in randomized ABBA blocks (A B B A or B A A B):
 fork k of BASE runs beside fork k of NEW, so that a drift of the machine
-hits both. With --duet the two forks of a pair run at the same time, on
-two CPUs, each waiting for the other before every iteration, and the
-pair's ratio is taken iteration by iteration (package benchmarks still
-run one fork after the other). Each run's change is judged from the log ratios of its pairs:
+hits both. By default (--duet) the two forks of a pair run at the same
+time, on two CPUs, each waiting for the other before every iteration,
+and the pair's ratio is taken iteration by iteration; a pair whose forks
+did not get a CPU each (a busy neighbour) turns the rest of the batch to
+one fork after the other, as --duet=false runs it throughout, and so do
+package benchmarks and runs of more than one thread. Each run's change is judged from the log ratios of its pairs:
 a Wilcoxon signed-rank test with a Hodges-Lehmann interval where it can
 reach the family's level, else a paired t-test; a change whose interval
 lies beyond --threshold is a regression or an improvement, within it
@@ -386,7 +389,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	formatName := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
 	out := fs.String("out", "", "write the output to this `file` instead of stdout")
 	quiet := fs.Bool("quiet", false, "no run log and no progress on stderr")
-	duet := fs.Bool("duet", false, "run each pair's two forks at the same time on two CPUs, iterations in step")
+	duet := fs.Bool("duet", true, "run each pair's two forks at the same time on two CPUs, iterations in step (false: one after the other)")
 	paths, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
@@ -445,7 +448,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return ExitUsage
 	}
 	order := executor.Order{Kind: executor.OrderPaired, Seed: rand.Uint64()}
-	if *duet {
+	if *duet && runtime.NumCPU() >= 2 {
 		order.Kind = executor.OrderDuet
 	}
 	base, next, xerr := runPaired(ctx, e, p, order, *quiet)
@@ -454,11 +457,15 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return e.Fail(err)
 	}
 	res.BaseName, res.NewName = *baseFlag, *newFlag
-	if *duet {
+	if order.Kind == executor.OrderDuet {
+		solo := 0
 		for _, r := range p.Runs[:len(p.Runs)/2] {
-			if r.GoTest != nil {
-				res.Notes = append(res.Notes, fmt.Sprintf("%s: a package benchmark; its pairs ran one fork after the other, not in a duet (its test binary has no barrier)", r.Key))
+			if r.GoTest != nil || r.Settings.Threads != 1 {
+				solo++
 			}
+		}
+		if solo > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%d run(s) of package benchmarks or of more than one thread ran their pairs one fork after the other, not in a duet (a test binary has no barrier; a duet gives each fork one CPU)", solo))
 		}
 	}
 	for _, k := range onlyA {

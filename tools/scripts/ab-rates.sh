@@ -10,7 +10,8 @@
 #   tools/scripts/ab-rates.sh 1.02   10 1%     # planted +2 %
 #   tools/scripts/ab-rates.sh 0.021  10 1% 0.02  # the ~22 ns chain, 40 vs 42 steps
 #
-# AB_FLAGS adds flags to ab (AB_FLAGS=--duet).
+# AB_FLAGS adds flags to ab (AB_FLAGS=--duet=false: pairs one fork after
+# the other).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 factor=${1:?factor}; rounds=${2:-10}; threshold=${3:-1%}; base=${4:-1}
