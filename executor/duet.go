@@ -104,6 +104,11 @@ func (s *duetSide) ended(ps *os.ProcessState, wall time.Duration) {
 // busy neighbour both get about two thirds of a CPU on two CPUs.
 const minShare = 0.8
 
+// starvedPairs is how many starved duets in a row turn a batch
+// sequential: one is a passing burst of another process, and costs
+// only that pair some precision.
+const starvedPairs = 3
+
 // starved reports whether neither fork got minShare of a CPU: a third
 // party took a CPU from the duet, and with it whatever the pairing of
 // simultaneous iterations was worth.
@@ -198,12 +203,14 @@ func (x *execution) duet(ra, rb *plan.Run, f int) (stop bool, err error) {
 			x.opts.Warn(fmt.Sprintf("%s: its suite binary predates duets; its forks ran beside their partners, not in step", []*plan.Run{ra, rb}[i].Key))
 		}
 	}
-	if starved, a, b := d.starved(); starved {
-		// Another process took a CPU from the pair: the rest of the
-		// batch runs its pairs one fork after the other.
+	if starved, a, b := d.starved(); !starved {
+		x.starved = 0
+	} else if x.starved++; x.starved == starvedPairs {
+		// Another process has taken a CPU from the pairs: the rest of
+		// the batch runs its pairs one fork after the other.
 		x.solo = true
 		if x.opts.Warn != nil {
-			x.opts.Warn(fmt.Sprintf("%s fork %d: the duet's forks got %.0f %% and %.0f %% of a CPU (another process took one, or the benchmark waits rather than computes); the remaining pairs run one fork after the other", ra.Key, f, 100*a, 100*b))
+			x.opts.Warn(fmt.Sprintf("%s fork %d: %d duets in a row did not get a CPU for each fork (the last got %.0f %% and %.0f %%: another process took one, or the benchmark waits rather than computes); the remaining pairs run one fork after the other", ra.Key, f, starvedPairs, 100*a, 100*b))
 		}
 	}
 	for i, r := range []*plan.Run{ra, rb} {

@@ -15,11 +15,12 @@ import (
 // one of 300 ms iterations starts its third only after the other's
 // second has ended, so it lives at least 600 ms (run one after the
 // other it would take milliseconds). The 300 ms fork sleeps rather than
-// computes, so neither fork gets most of a CPU: the duet counts as
-// starved, says so, and the second pair runs one fork after the other.
+// computes, so neither fork gets most of a CPU: each duet counts as
+// starved, and after three in a row the batch says so and runs its
+// last pair one fork after the other.
 // A partner that fails frees the other, which goes on alone.
 func TestDuetHoldsIterationsInStep(t *testing.T) {
-	p := testPlan(2, "slow", "empty")
+	p := testPlan(4, "slow", "empty")
 	p.Runs[0].Settings.Measurement.Time = 300 * time.Millisecond
 	p.Runs[0].Settings.Measurement.Iterations = 3
 	p.Runs[1].Settings.Measurement.Iterations = 3
@@ -31,8 +32,8 @@ func TestDuetHoldsIterationsInStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 4 {
-		t.Fatalf("%d forks, want 4: %v", len(got), forkIDs(got))
+	if len(got) != 8 {
+		t.Fatalf("%d forks, want 8: %v", len(got), forkIDs(got))
 	}
 	for _, f := range got {
 		if f.Failed() {

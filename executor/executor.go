@@ -186,7 +186,8 @@ type execution struct {
 	scratch    scratchDirs                    // the forks' working directories
 	partner    scratchDirs                    // those of a duet's second fork
 	deafWarned bool                           // a suite that predates duets was named
-	solo       bool                           // a duet was starved: pairs run one fork after the other
+	solo       bool                           // duets were starved: pairs run one fork after the other
+	starved    int                            // duets starved in a row
 	host       host                           // the process of the forks: 0 runs
 	done       map[forkID]protocol.ForkResult // from opts.Done
 	all        int                            // forks in the plan, less those failed runs skip

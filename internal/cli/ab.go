@@ -367,9 +367,9 @@ the two builds alternate in randomized ABBA blocks (A B B A or B A A B):
 fork k of BASE runs beside fork k of NEW, so that a drift of the machine
 hits both. By default (--duet) the two forks of a pair run at the same
 time, on two CPUs, each waiting for the other before every iteration,
-and the pair's ratio is taken iteration by iteration; a pair whose forks
-did not get a CPU each (a busy neighbour) turns the rest of the batch to
-one fork after the other, as --duet=false runs it throughout, and so do
+and the pair's ratio is taken iteration by iteration; three pairs in a
+row whose forks did not get a CPU each (a busy neighbour) turn the rest
+of the batch to one fork after the other, as --duet=false runs it throughout, and so do
 package benchmarks and runs of more than one thread. Each run's change is judged from the log ratios of its pairs:
 a Wilcoxon signed-rank test with a Hodges-Lehmann interval where it can
 reach the family's level, else a paired t-test; a change whose interval
