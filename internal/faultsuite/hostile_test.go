@@ -84,6 +84,12 @@ func TestHostileForks(t *testing.T) {
 		if w := want[run.Key]; strings.HasSuffix(w, "…") && strings.HasPrefix(run.Error, strings.TrimSuffix(w, "…")) {
 			got[run.Key] = w
 		}
+		// testing's b.N ramp reaches 10⁹ within the warmup iteration
+		// unless one 1 ms call of fault.ignores_n stalled for the whole
+		// 20 ms (a busy host): then the measurement iteration is caught.
+		if run.Key == "fault.ignores_n:avgt" && strings.HasPrefix(run.Error, "fork 1: measurement iteration ") && strings.Contains(run.Error, ": 1000000000 invocations in ") {
+			got[run.Key] = want[run.Key]
+		}
 		if !run.Failed() {
 			got[run.Key] = run.Status
 			if run.Primary == nil || run.Primary.Count != 2 {
