@@ -226,15 +226,19 @@ func (x *execution) duet(ra, rb *plan.Run, f int) (stop bool, err error) {
 	return false, nil
 }
 
+// Duetable reports whether r's forks can run in duets: a registered
+// benchmark (a package benchmark's fork runs its test binary, which has
+// no barrier) with forks of its own, on one thread (a duet gives each
+// fork one CPU).
+func Duetable(r *plan.Run) bool {
+	return r.Settings.Forks > 0 && r.GoTest == nil && r.Settings.Threads == 1
+}
+
 // duetable reports whether fork f of r can run in a duet: a fresh fork
-// of a registered benchmark, with forks of its own, of a run that has
-// not failed, with the run's iterations, on one thread (a duet gives
-// each fork one CPU). A package benchmark's fork runs its test binary,
-// which has no barrier.
+// of a Duetable run that has not failed, with the run's iterations.
 func (x *execution) duetable(r *plan.Run, f int) bool {
 	_, done := x.done[forkID{r.Index, f}]
-	return !done && !x.runs[r.Index].failed && r.Settings.Forks > 0 && r.GoTest == nil &&
-		r.Settings.Threads == 1 && x.iterations[forkID{r.Index, f}] == 0
+	return Duetable(r) && !done && !x.runs[r.Index].failed && x.iterations[forkID{r.Index, f}] == 0
 }
 
 // lockedObserver serializes the Iteration calls of the two forks of a

@@ -17,7 +17,7 @@ type EnvCheck struct {
 	// Hypervisor names the hypervisor the machine runs under; "" when none
 	// was detected.
 	Hypervisor string `json:"hypervisor"`
-	// LoadAverage is the 1, 5 and 15 minute load average.
+	// LoadAverage is the 1, 5 and 15 minute loads (/proc/loadavg).
 	LoadAverage [3]Float `json:"load_average"`
 	// AffinityCPUs is the number of CPUs in the process's affinity mask
 	// (sched_getaffinity, as runtime.NumCPU reads it).

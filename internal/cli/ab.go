@@ -460,7 +460,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if order.Kind == executor.OrderDuet {
 		solo := 0
 		for _, r := range p.Runs[:len(p.Runs)/2] {
-			if r.GoTest != nil || r.Settings.Threads != 1 {
+			if !executor.Duetable(&r) {
 				solo++
 			}
 		}

@@ -24,7 +24,7 @@ type Env struct {
 	// Hypervisor names the hypervisor the machine runs under; "" when none
 	// was detected.
 	Hypervisor string
-	// Load1 is the 1-minute load average; NaN when unknown.
+	// Load1 is the 1-minute load (/proc/loadavg); NaN when unknown.
 	Load1 float64
 	// AvailableCPUs is how many CPUs the process may use: its affinity
 	// mask, capped by its cgroup CPU quota; 0 when unknown.
