@@ -2,6 +2,7 @@ package executor
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -12,17 +13,23 @@ import (
 // tail), at a bounded cost per byte:
 //
 //   - the last "panic: …" or "fatal error: …" line, which the Go runtime
-//     prints when the process dies;
+//     prints when the process dies, or "runtime/cgo: …", which a binary
+//     that links cgo prints when it cannot start a thread (under a
+//     memory limit, say) before it aborts;
+//   - else the first fatal signal's name ("SIGABRT: abort", "SIGSEGV:
+//     segmentation violation"), which is all the runtime says of a
+//     signal raised outside Go code;
 //   - after "SIGQUIT: quit" (the parent asks a hung fork for a goroutine
 //     dump), the state of every goroutine, to tell a deadlock from a
 //     busy loop.
 type outWatch struct {
-	mu    sync.Mutex
-	line  []byte // the current line's first maxWatchLine bytes
-	long  bool   // the current line is longer than maxWatchLine
-	crash string
-	quit  bool     // the dump has begun
-	dump  []string // "goroutine N [state]" of the dumped goroutines
+	mu     sync.Mutex
+	line   []byte // the current line's first maxWatchLine bytes
+	long   bool   // the current line is longer than maxWatchLine
+	crash  string
+	signal string   // the first fatal signal's line
+	quit   bool     // the dump has begun
+	dump   []string // "goroutine N [state]" of the dumped goroutines
 }
 
 const (
@@ -30,7 +37,11 @@ const (
 	maxGoroutines = 1000
 )
 
-var crashPrefixes = [][]byte{[]byte("panic: "), []byte("fatal error: ")}
+var crashPrefixes = [][]byte{[]byte("panic: "), []byte("fatal error: "), []byte("runtime/cgo: ")}
+
+// signalLine matches the line the runtime prints first for a fatal
+// signal, from its table of signal names: "SIGABRT: abort".
+var signalLine = regexp.MustCompile(`^SIG[A-Z0-9]+: [a-z]`)
 
 func (w *outWatch) Write(p []byte) (int, error) {
 	w.mu.Lock()
@@ -66,6 +77,8 @@ func (w *outWatch) endLine() {
 		}
 	case bytes.Equal(line, []byte("SIGQUIT: quit")):
 		w.quit = true
+	case w.signal == "" && signalLine.Match(line):
+		w.signal = string(line)
 	case w.quit && len(w.dump) < maxGoroutines && bytes.HasPrefix(line, []byte("goroutine ")):
 		if g, ok := goroutineHeader(string(line)); ok {
 			w.dump = append(w.dump, g)
@@ -95,14 +108,18 @@ func goroutineHeader(line string) (string, bool) {
 }
 
 // Crash returns the last crash line seen, including one not yet ended
-// by a newline; "" when there was none.
+// by a newline, else the first fatal signal's line; "" when there was
+// neither.
 func (w *outWatch) Crash() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if isCrashLine(w.line) {
+	switch {
+	case isCrashLine(w.line):
 		return string(w.line)
+	case w.crash != "":
+		return w.crash
 	}
-	return w.crash
+	return w.signal
 }
 
 // Deadlock describes the goroutines of a dump in which none was running,

@@ -29,6 +29,14 @@ func TestOutWatchCrash(t *testing.T) {
 		{"not at line start", "a panic: no\n", ""},
 		{"long", "panic: " + strings.Repeat("x", 1000) + "\n", "panic: " + strings.Repeat("x", maxWatchLine-len("panic: ")) + "…"},
 		{"crlf", "panic: dos\r\n", "panic: dos"},
+		// A cgo binary that cannot start a thread (the runtime's
+		// runtime/cgo/gcc_fatalf.c, then its signal handler).
+		{"cgo thread", "runtime/cgo: pthread_create failed: Cannot allocate memory\nSIGABRT: abort\nPC=0x4a1b2c m=3 sigcode=18446744073709551610\nsignal arrived during cgo execution\n\ngoroutine 7 gp=0x1 m=3 mp=0x2 [syscall]:\n",
+			"runtime/cgo: pthread_create failed: Cannot allocate memory"},
+		{"signal alone", "SIGSEGV: segmentation violation\nPC=0x0 m=0 sigcode=1 addr=0x0\n\ngoroutine 1 [running]:\n", "SIGSEGV: segmentation violation"},
+		{"crash line over signal", "SIGABRT: abort\nPC=0x1 m=0 sigcode=0\nfatal error: unexpected signal\n", "fatal error: unexpected signal"},
+		{"the parent's quit is no crash", "SIGQUIT: quit\nPC=0x1 m=0 sigcode=0\n", ""},
+		{"signal in a sentence", "SIGABRT received: ignoring\n", ""},
 	}
 	for _, tt := range tests {
 		for _, chunk := range []int{1, 3, 4096} {

@@ -1,7 +1,7 @@
 // Command faultsuite is a benchmark suite whose benchmarks misbehave on
 // purpose, one way each, to show that a misbehaving benchmark costs only
 // its own run: it panics, exits, hangs, deadlocks, crashes, runs out of
-// memory, floods its output, tampers with the result pipe, or leaves a
+// memory or threads, floods its output, tampers with the result pipe, or leaves a
 // process behind. Its tests run it end to end; it can also be run by hand:
 //
 //	go run ./internal/faultsuite run internal/faultsuite/faults.yaml
@@ -121,6 +121,22 @@ func crashes() {
 			}
 		}
 		benchspec.Sink(keep)
+	})
+	// Starts OS threads that never end, until the limit on its address
+	// space refuses the next thread's stack: in a binary that links cgo
+	// the C library starts threads, fails, and aborts the process.
+	benchspec.Register("fault.threads", func(b *benchspec.B) {
+		for b.Loop() {
+			for {
+				started := make(chan struct{})
+				go func() {
+					runtime.LockOSThread()
+					close(started)
+					select {}
+				}()
+				<-started
+			}
+		}
 	})
 }
 
