@@ -3,6 +3,7 @@ package benchspec_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,6 +108,7 @@ benchmarks:
 		var got struct {
 			Comparison struct {
 				Test  string
+				Notes []string
 				Pairs []struct {
 					Key     string
 					Verdict string
@@ -116,7 +118,10 @@ benchmarks:
 				Order struct{ Kind string }
 				Runs  []struct {
 					Key   string
-					Forks []struct{ PID int }
+					Forks []struct {
+						PID  int
+						Duet bool
+					}
 				}
 			}
 		}
@@ -126,10 +131,32 @@ benchmarks:
 		if len(got.Comparison.Pairs) != 1 || got.Comparison.Pairs[0].Verdict == "" || got.Base.Order.Kind != order {
 			t.Errorf("comparison %+v, base order %q: want one judged pair of a %s batch", got.Comparison, got.Base.Order.Kind, order)
 		}
-		for _, side := range [][]struct{ PID int }{got.Base.Runs[0].Forks, got.New.Runs[0].Forks} {
-			if len(side) != 4 {
-				t.Errorf("%s: a build ran %d forks, want 4", order, len(side))
+		a, b := got.Base.Runs[0].Forks, got.New.Runs[0].Forks
+		if len(a) != 4 || len(b) != 4 {
+			t.Fatalf("%s: the builds ran %d and %d forks, want 4 each", order, len(a), len(b))
+		}
+		// Each fork says whether it ran in a duet. Three starved duets
+		// in a row (a busy machine) turn the rest sequential, so at
+		// least 3 of 4 pairs are duets, and the notes count the others.
+		inStep := 0
+		for k := range a {
+			if a[k].Duet != b[k].Duet {
+				t.Errorf("%s: pair %d: duet %v and %v, want one answer for both forks", order, k+1, a[k].Duet, b[k].Duet)
 			}
+			if a[k].Duet && b[k].Duet {
+				inStep++
+			}
+		}
+		notes := strings.Join(got.Comparison.Notes, "\n")
+		switch {
+		case order == "paired" && inStep != 0:
+			t.Errorf("--duet=false: %d pairs ran as duets, want none", inStep)
+		case order == "duet" && inStep < 3:
+			t.Errorf("duets: %d of 4 pairs ran as duets, want at least 3", inStep)
+		case order == "duet" && inStep < 4 && !strings.Contains(notes, fmt.Sprintf("%d of the 4 pairs of the other runs ran as duets", inStep)):
+			t.Errorf("duets: %d of 4 pairs ran as duets, and the notes do not say so:\n%s", inStep, notes)
+		case inStep == 4 && strings.Contains(notes, "ran as duets"):
+			t.Errorf("every pair ran as a duet, yet the notes say otherwise:\n%s", notes)
 		}
 	}
 }

@@ -197,6 +197,13 @@ func (x *execution) duet(ra, rb *plan.Run, f int) (stop bool, err error) {
 		})
 	}
 	wg.Wait()
+	// Recorded per fork: a batch of duets may turn sequential (starved
+	// below) or meet a partner without a barrier, and its pairs are
+	// then no longer in step.
+	inStep := !d.sides[0].deaf && !d.sides[1].deaf
+	for i := range frs {
+		frs[i].Duet = inStep
+	}
 	for i := range d.sides {
 		if d.sides[i].deaf && x.opts.Warn != nil && !x.deafWarned {
 			x.deafWarned = true

@@ -42,6 +42,11 @@ func TestDuetHoldsIterationsInStep(t *testing.T) {
 		if f.Run == 1 && f.Fork == 1 && f.Wall < 600*time.Millisecond {
 			t.Errorf("the 1 ms fork lived %v beside 300 ms iterations: it did not wait for its partner", f.Wall)
 		}
+		// Each fork records whether it ran in a duet: the first three
+		// pairs did, the last ran one fork after the other.
+		if want := f.Fork < 4; f.Duet != want {
+			t.Errorf("fork %d/%d: duet %v, want %v", f.Run, f.Fork, f.Duet, want)
+		}
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "the remaining pairs run one fork after the other") {
 		t.Errorf("warnings %q, want one: the duet of a sleeping benchmark is starved", warnings)

@@ -280,6 +280,7 @@ func forkOf(mode spec.Mode, unit float64, f *protocol.ForkResult) Fork {
 	out := Fork{
 		Fork:       f.Fork,
 		Warmup:     f.Warmup,
+		Duet:       f.Duet,
 		PID:        f.PID,
 		ExitStatus: f.ExitStatus,
 		WallNs:     int64(f.Wall),

@@ -275,6 +275,7 @@ func forkResultOf(f *Fork) protocol.ForkResult {
 	out := protocol.ForkResult{
 		Fork:       f.Fork,
 		Warmup:     f.Warmup,
+		Duet:       f.Duet,
 		PID:        f.PID,
 		ExitStatus: f.ExitStatus,
 		Wall:       time.Duration(f.WallNs),

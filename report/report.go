@@ -325,8 +325,12 @@ type Diagnostic = diag.Diagnostic
 
 // Fork is one process of a run, as measured.
 type Fork struct {
-	Fork       int              `json:"fork"` // 1-based, warmup forks first
-	Warmup     bool             `json:"warmup"`
+	Fork   int  `json:"fork"` // 1-based, warmup forks first
+	Warmup bool `json:"warmup"`
+	// Duet: the fork ran beside its partner of the other build, their
+	// iterations in step (ab's duets); its values pair iteration by
+	// iteration with the partner's.
+	Duet       bool             `json:"duet,omitempty"`
 	PID        int              `json:"pid"`         // forks: 0: the batch's shared host process
 	ExitStatus int              `json:"exit_status"` // -1 when killed or not started
 	WallNs     int64            `json:"wall_ns"`

@@ -338,6 +338,37 @@ func runPaired(ctx context.Context, e *Env, p *plan.Plan, order executor.Order, 
 	return base, next, xerr
 }
 
+// duetPairs counts the pairs of p's Duetable runs that both reports
+// hold, and of them those whose two forks ran in a duet.
+func duetPairs(p *plan.Plan, base, next *report.Report) (inStep, all int) {
+	measured := func(rep *report.Report, key string) []report.Fork {
+		var out []report.Fork
+		for i := range rep.Runs {
+			if rep.Runs[i].Key == key {
+				for _, f := range rep.Runs[i].Forks {
+					if !f.Warmup {
+						out = append(out, f)
+					}
+				}
+			}
+		}
+		return out
+	}
+	for _, r := range p.Runs[:len(p.Runs)/2] {
+		if !executor.Duetable(&r) {
+			continue
+		}
+		a, b := measured(base, r.Key), measured(next, r.Key)
+		for k := range min(len(a), len(b)) {
+			all++
+			if a[k].Duet && b[k].Duet {
+				inStep++
+			}
+		}
+	}
+	return inStep, all
+}
+
 // pairedOrder is, per run key, the builds of the measured forks in the
 // order the batch runs them: what compare.ComparePairedReports pairs.
 func pairedOrder(p *plan.Plan, order executor.Order) map[string][]compare.Build {
@@ -466,6 +497,9 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		}
 		if solo > 0 {
 			res.Notes = append(res.Notes, fmt.Sprintf("%d run(s) of package benchmarks or of more than one thread ran their pairs one fork after the other, not in a duet (a test binary has no barrier; a duet gives each fork one CPU)", solo))
+		}
+		if in, all := duetPairs(p, base, next); in < all {
+			res.Notes = append(res.Notes, fmt.Sprintf("%d of the %d pairs of the other runs ran as duets, their iterations in step; the other %d ran one fork after the other (the warnings above say why) and were paired by their forks' means", in, all, all-in))
 		}
 	}
 	for _, k := range onlyA {

@@ -21,6 +21,10 @@ type ForkResult struct {
 	Fork   int  `json:"fork"`   // 1-based among the run's forks, warmup forks first
 	Warmup bool `json:"warmup"` // a warmup fork: kept for the record, out of the statistics
 
+	// Duet is set when the fork ran beside its partner of the other
+	// build, each iteration released with the partner's (ab's duets).
+	Duet bool `json:"duet,omitempty"`
+
 	PID        int              `json:"pid"`         // 0 for an in-process fork
 	ExitStatus int              `json:"exit_status"` // -1 when killed by a signal or not started
 	Wall       time.Duration    `json:"wall_ns"`     // process start to exit

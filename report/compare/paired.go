@@ -54,10 +54,6 @@ import (
 // at a family of one, 11 at a family of 50, at alpha 0.05) is judged by
 // the paired t-test on the mean log ratio instead, and its note says so.
 
-// OrderDuet is the report.Order kind of a batch whose pairs ran as
-// duets (executor.OrderDuet), their iterations in step.
-const OrderDuet = "duet"
-
 // PairedTest names the tests of a paired comparison in Result.Test.
 const PairedTest = "wilcoxon-signed-rank+hodges-lehmann-log-ratio"
 
@@ -322,9 +318,6 @@ func PairedRuns(base, new *report.Report, order map[string][]Build) (runs []Pair
 	for i := range new.Runs {
 		inNew[new.Runs[i].Key] = &new.Runs[i]
 	}
-	// A duet's forks ran their iterations in step: pair them by
-	// iteration.
-	inStep := base.Order != nil && base.Order.Kind == OrderDuet
 	inBase := map[string]bool{}
 	for i := range base.Runs {
 		b := &base.Runs[i]
@@ -344,8 +337,11 @@ func PairedRuns(base, new *report.Report, order map[string][]Build) (runs []Pair
 			continue
 		}
 		ma, mb := alignedForkMeans(b.Primary, 1), alignedForkMeans(n.Primary, scale)
-		values := func(m *report.Metric, k int, scale float64) []float64 {
-			if !inStep || k >= len(m.RawData) {
+		da, db := inStep(b), inStep(n)
+		// values are fork k's values when it ran in a duet, to pair
+		// by iteration with its partner (pairLogRatio), else nil.
+		values := func(m *report.Metric, duet []bool, k int, scale float64) []float64 {
+			if k >= len(m.RawData) || k >= len(duet) || !duet[k] {
 				return nil
 			}
 			out := make([]float64, len(m.RawData[k]))
@@ -359,10 +355,10 @@ func PairedRuns(base, new *report.Report, order map[string][]Build) (runs []Pair
 		for _, x := range order[b.Key] {
 			switch {
 			case x == BuildA && ia < len(ma):
-				r.Forks = append(r.Forks, PairedFork{BuildA, ma[ia], values(b.Primary, ia, 1)})
+				r.Forks = append(r.Forks, PairedFork{BuildA, ma[ia], values(b.Primary, da, ia, 1)})
 				ia++
 			case x == BuildB && ib < len(mb):
-				r.Forks = append(r.Forks, PairedFork{BuildB, mb[ib], values(n.Primary, ib, scale)})
+				r.Forks = append(r.Forks, PairedFork{BuildB, mb[ib], values(n.Primary, db, ib, scale)})
 				ib++
 			default:
 				why = fmt.Sprintf("the batch's order names more forks of %s than the report holds (%d of A, %d of B)", x, len(ma), len(mb))
@@ -403,6 +399,18 @@ func ComparePairedReports(base, new *report.Report, order map[string][]Build, op
 		res.OnlyNew = onlyNew
 	}
 	return res, nil
+}
+
+// inStep says of each measured fork of r, in raw_data's order, whether
+// it ran in a duet (report.Fork.Duet).
+func inStep(r *report.Run) []bool {
+	var out []bool
+	for _, f := range r.Forks {
+		if !f.Warmup {
+			out = append(out, f.Duet)
+		}
+	}
+	return out
 }
 
 // alignedForkMeans is the mean of each measured fork's valid raw values,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/report"
@@ -443,5 +444,40 @@ func TestDuetPairsIterationByIteration(t *testing.T) {
 		if got, want := pairLogRatio(a, b), math.Log(2.65/2.5); math.Abs(got-want) > 1e-12 {
 			t.Errorf("values %v: %v, want %v, the log ratio of the means", v, got, want)
 		}
+	}
+}
+
+// TestPairedRunsPairIterationsOnlyOfDuets: a pair's values pair by
+// iteration only when both its forks ran in a duet (a duet batch that
+// turned sequential midway has pairs of both kinds).
+func TestPairedRunsPairIterationsOnlyOfDuets(t *testing.T) {
+	base, next := syntheticForks(1, nil, 3), syntheticForks(2, nil, 3)
+	const key = "sqrt.Sunk#avgt"
+	duets := map[*report.Report][]bool{base: {true, true, false}, next: {true, false, false}}
+	for rep, flags := range duets {
+		for i := range rep.Runs {
+			if rep.Runs[i].Key == key {
+				for f := range rep.Runs[i].Forks {
+					rep.Runs[i].Forks[f].Duet = flags[f]
+				}
+			}
+		}
+	}
+	runs, _, _, _ := PairedRuns(base, next, map[string][]Build{key: schedule(3, 1)})
+	var got []bool
+	for _, r := range runs {
+		if r.Key == key {
+			for i := 0; i+1 < len(r.Forks); i += 2 {
+				got = append(got, len(r.Forks[i].Values) == 5 && len(r.Forks[i+1].Values) == 5)
+			}
+			for _, f := range r.Forks {
+				if f.Values != nil && len(f.Values) != 5 {
+					t.Errorf("a fork's values: %v, want its 5 measured values or none", f.Values)
+				}
+			}
+		}
+	}
+	if want := []bool{true, false, false}; !cmp.Equal(got, want) {
+		t.Errorf("pairs in step %v, want %v: only pair 1 had both forks in a duet", got, want)
 	}
 }
