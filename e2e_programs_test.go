@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/benchspec/benchspec/internal/suitetest"
+	"github.com/benchspec/benchspec/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -259,6 +260,71 @@ func TestSpecBuildsRunInOneBatch(t *testing.T) {
 	}
 	if len(res.Pairs) != 1 || res.Pairs[0].Key != "builds.sum:avgt" || !strings.HasSuffix(res.New, "build tagged") {
 		t.Errorf("compare --builds base,tagged: %+v, want the one pair builds.sum:avgt of base and tagged", res)
+	}
+}
+
+// ab with a spec that has builds compares each build of the base
+// revision with the same build of the new one: the spec's builds are
+// built at both revisions, and the tagged build is the tagged build on
+// both sides.
+func TestABComparesEachBuildOfASpec(t *testing.T) {
+	suitetest.SkipShort(t)
+	if err := exec.Command("git", "rev-parse", "--verify", "HEAD:testdata/buildsuite/main.go").Run(); err != nil {
+		t.Skip("not in a git checkout whose HEAD has testdata/buildsuite")
+	}
+	parent := strings.TrimPrefix(suitetest.ParentEnv(t), "BENCHSPEC_PARENT=")
+	spec := writeSpec(t, `version: 1
+name: abbuilds
+defaults:
+  forks: 2
+  warmup: {iterations: 0}
+  measurement: {iterations: 1, time: 1ms}
+builds:
+  - name: base
+  - name: tagged
+    tags: [benchspec_e2e]
+benchmarks:
+  - include: '^builds\.sum$'
+`)
+	args := []string{"ab", "--quiet", "--base", "HEAD", "--new", ".", "--suite", "./testdata/buildsuite", "--format", "json", spec}
+	cmd := exec.Command(parent, args...)
+	cmd.Env = append(os.Environ(), "BENCHSPEC_CACHE="+t.TempDir())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) { // 1: judged a regression
+		t.Fatalf("benchspec %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	var got struct {
+		Comparison struct {
+			Pairs []struct{ Key string }
+		}
+		Base, New report.Report
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	var keys []string
+	for _, p := range got.Comparison.Pairs {
+		keys = append(keys, p.Key)
+	}
+	want := []string{"builds.sum/build=base:avgt", "builds.sum/build=tagged:avgt"}
+	if d := cmp.Diff(want, keys); d != "" {
+		t.Errorf("compared runs (-want +got):\n%s", d)
+	}
+	for side, rep := range map[string]report.Report{"base": got.Base, "new": got.New} {
+		tags := map[string]float64{}
+		for _, r := range rep.Runs {
+			if r.Failed() {
+				t.Errorf("%s: %s failed: %s", side, r.Key, r.Error)
+				continue
+			}
+			tags[r.Params["build"]] = float64(r.SecondaryMetrics["tag"].Score)
+		}
+		if d := cmp.Diff(map[string]float64{"base": 1, "tagged": 2}, tags); d != "" {
+			t.Errorf("%s: the tag metric by build (-want +got): each build must be built with its tags at each revision\n%s", side, d)
+		}
 	}
 }
 

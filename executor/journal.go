@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/filehash"
@@ -58,9 +61,14 @@ type JournalHeader struct {
 	// Forks is the number of forks the plan runs.
 	Forks int `json:"forks"`
 	// Build is the SHA-256 of the suite binary's bytes.
-	Build      string    `json:"build_sha256"`
-	Executable string    `json:"executable"` // for readers only
-	Started    time.Time `json:"started"`
+	Build string `json:"build_sha256"`
+	// Binaries are the SHA-256 of the other binaries the plan's runs
+	// fork, by what they are: "build NAME" (a spec's build of the
+	// suite), "package PATH" (a package's test binary, "package PATH
+	// build NAME" for a build's). Omitted when there are none.
+	Binaries   map[string]string `json:"binaries_sha256,omitempty"`
+	Executable string            `json:"executable"` // for readers only
+	Started    time.Time         `json:"started"`
 }
 
 // NewJournalHeader describes the batch that runs p with the suite binary
@@ -70,6 +78,10 @@ func NewJournalHeader(p *plan.Plan, exe string) (JournalHeader, error) {
 	if err != nil {
 		return JournalHeader{}, fmt.Errorf("identifying the suite binary: %w", err)
 	}
+	binaries, err := planBinaries(p)
+	if err != nil {
+		return JournalHeader{}, err
+	}
 	h := JournalHeader{
 		Version:    JournalVersion,
 		Suite:      p.Suite,
@@ -77,6 +89,7 @@ func NewJournalHeader(p *plan.Plan, exe string) (JournalHeader, error) {
 		Plan:       PlanSHA256(p),
 		Runs:       len(p.Runs),
 		Build:      build,
+		Binaries:   binaries,
 		Executable: exe,
 		Started:    time.Now(),
 	}
@@ -84,6 +97,45 @@ func NewJournalHeader(p *plan.Plan, exe string) (JournalHeader, error) {
 		h.Forks += forkCount(&p.Runs[i])
 	}
 	return h, nil
+}
+
+// planBinaries hashes the binaries p's runs fork other than the batch's
+// suite binary (JournalHeader.Binaries): each is rebuilt when a batch
+// resumes, and a build's PGO profile or a package's code may have
+// changed meanwhile while the plan stays the same.
+func planBinaries(p *plan.Plan) (map[string]string, error) {
+	var out map[string]string
+	add := func(what, path string) error {
+		if _, ok := out[what]; ok || path == "" {
+			return nil
+		}
+		sum, err := filehash.SHA256(path)
+		if err != nil {
+			return fmt.Errorf("identifying the binary of %s: %w", what, err)
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[what] = sum
+		return nil
+	}
+	for i := range p.Runs {
+		r := &p.Runs[i]
+		build := ""
+		if r.Build != "" {
+			build = " build " + r.Build
+		}
+		var err error
+		if r.GoTest != nil {
+			err = add("package "+r.GoTest.ImportPath+build, r.GoTest.Binary)
+		} else if r.Executable != "" {
+			err = add(strings.TrimSpace(build), r.Executable)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // PlanSHA256 is the identity of a plan's runs (plan.Plan.SHA256): the
@@ -113,7 +165,26 @@ func (h *JournalHeader) Check(now *JournalHeader) error {
 	if h.Build != now.Build {
 		return fmt.Errorf("the suite binary changed since the journal was written (sha256 %.12s…, the journal has %.12s… from %s)", now.Build, h.Build, h.Executable)
 	}
+	names := slices.Sorted(maps.Keys(now.Binaries))
+	for _, what := range slices.Sorted(maps.Keys(h.Binaries)) {
+		if _, ok := now.Binaries[what]; !ok {
+			names = append(names, what)
+		}
+	}
+	for _, what := range names {
+		if was, is := h.Binaries[what], now.Binaries[what]; was != is {
+			return fmt.Errorf("the binary of %s changed since the journal was written (sha256 %s, the journal has %s): its code, build flags or PGO profile differ", what, short(is), short(was))
+		}
+	}
 	return nil
+}
+
+// short is a SHA-256 cut to 12 digits, or "none".
+func short(sum string) string {
+	if sum == "" {
+		return "none"
+	}
+	return fmt.Sprintf("%.12s…", sum)
 }
 
 // JournalState is what a journal holds.

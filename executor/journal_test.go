@@ -204,6 +204,42 @@ func TestJournalHeaderCheck(t *testing.T) {
 	}
 }
 
+// A journal records the binaries of a spec's builds and of package
+// benchmarks, each rebuilt on resume: one rebuilt from other code or
+// with another PGO profile refuses the resume, naming it.
+func TestJournalHeaderBinaries(t *testing.T) {
+	dir := t.TempDir()
+	bin := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	p := testPlan(2)
+	p.Runs[0].Build, p.Runs[0].Executable = "pgo", bin("pgo", "built with profile 1")
+	p.Runs[1].GoTest = &protocol.GoTest{ImportPath: "example.com/m/x", Binary: bin("x.test", "a test binary")}
+	h := testHeader(t, p)
+	if len(h.Binaries) != 2 || h.Binaries["build pgo"] == "" || h.Binaries["package example.com/m/x"] == "" {
+		t.Fatalf("binaries %v, want the build pgo's and the package's", h.Binaries)
+	}
+	same := testHeader(t, p)
+	if err := h.Check(&same); err != nil {
+		t.Errorf("the same binaries: %v", err)
+	}
+	bin("pgo", "built with profile 2")
+	changed := testHeader(t, p)
+	if err := h.Check(&changed); err == nil || !strings.Contains(err.Error(), "the binary of build pgo changed since the journal was written") {
+		t.Errorf("a rebuilt build: %v, want the build named", err)
+	}
+	p.Runs[1].GoTest = nil
+	gone := testHeader(t, p)
+	gone.Binaries["build pgo"] = h.Binaries["build pgo"]
+	if err := h.Check(&gone); err == nil || !strings.Contains(err.Error(), "the binary of package example.com/m/x changed") || !strings.Contains(err.Error(), "sha256 none") {
+		t.Errorf("a package no longer run from its own binary: %v, want it named", err)
+	}
+}
+
 // The plan's identity covers what is measured, not where specs are.
 func TestPlanSHA256(t *testing.T) {
 	a, b := testPlan(2), testPlan(2)
