@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -240,6 +241,16 @@ func TestSpecBuildsRunInOneBatch(t *testing.T) {
 	if rep.Order == nil || rep.Order.Kind != "interleaved" {
 		t.Errorf("order %+v, want interleaved: a spec's builds share the batch's minutes fork by fork", rep.Order)
 	}
+	// The report says how each build was built, as its binary says.
+	type buildRow struct{ Name, GoVersion, GCFlags, Tags string }
+	var builds []buildRow
+	for _, b := range rep.Builds {
+		builds = append(builds, buildRow{b.Name, b.GoVersion, b.GCFlags, b.Tags})
+	}
+	v := runtime.Version()
+	if d := cmp.Diff([]buildRow{{"base", v, "", ""}, {"noinline", v, "-l", ""}, {"tagged", v, "", "benchspec_e2e"}, {"local", v, "", ""}}, builds); d != "" {
+		t.Errorf("the report's builds (-want +got):\n%s", d)
+	}
 	built, _ := filepath.Glob(filepath.Join(cache, "suite-buildsuite-*.test"))
 	if len(built) != 3 {
 		t.Errorf("the cache holds %v, want 3 suite binaries: the plain build's (base, local), noinline's and tagged's", built)
@@ -324,6 +335,9 @@ benchmarks:
 		}
 		if d := cmp.Diff(map[string]float64{"base": 1, "tagged": 2}, tags); d != "" {
 			t.Errorf("%s: the tag metric by build (-want +got): each build must be built with its tags at each revision\n%s", side, d)
+		}
+		if len(rep.Builds) != 2 || rep.Builds[1].Name != "tagged" || rep.Builds[1].Tags != "benchspec_e2e" {
+			t.Errorf("%s: builds %+v, want base and tagged, built with its tag", side, rep.Builds)
 		}
 	}
 }

@@ -2,15 +2,28 @@ package report
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/benchspec/benchspec/plan"
 )
 
-// Builds are the names of the builds r's runs measured (the values of
-// their plan.BuildParam), in the order of the runs; none for a batch of
-// specs without builds.
-func (r *Report) Builds() []string {
+// BuildInfo is one of a spec's builds as its binary says it was built (the
+// build information the go command stamps into it): the runs of the
+// build name it as their "build" param.
+type BuildInfo struct {
+	Name      string `json:"name"`
+	GoVersion string `json:"go_version,omitempty"` // the toolchain that built it
+	GCFlags   string `json:"gcflags,omitempty"`
+	Tags      string `json:"tags,omitempty"` // comma-separated, as go build stamps them
+	GOAMD64   string `json:"goamd64,omitempty"`
+	PGO       string `json:"pgo,omitempty"` // the profile's path
+}
+
+// BuildNames are the names of the builds r's runs measured (the values
+// of their plan.BuildParam), in the order of the runs; none for a batch
+// of specs without builds.
+func (r *Report) BuildNames() []string {
 	var out []string
 	seen := map[string]bool{}
 	for i := range r.Runs {
@@ -42,6 +55,10 @@ func (r *Report) OfBuild(name string) *Report {
 	}
 	if out.Runs == nil {
 		return nil
+	}
+	out.Builds = slices.DeleteFunc(slices.Clone(r.Builds), func(b BuildInfo) bool { return b.Name != name })
+	if len(out.Builds) == 0 {
+		out.Builds = nil
 	}
 	return &out
 }

@@ -21,7 +21,7 @@ func TestOfBuild(t *testing.T) {
 		run("odd key/build=v3:ss", "sqrt", map[string]string{"build": "v3"}),
 		run("list/build=base-2/build=base#avgt", "list", map[string]string{"build": "base"}),
 	}}
-	if d := cmp.Diff([]string{"base", "v3"}, r.Builds()); d != "" {
+	if d := cmp.Diff([]string{"base", "v3"}, r.BuildNames()); d != "" {
 		t.Errorf("builds (-want +got):\n%s", d)
 	}
 	type kp struct {
@@ -46,7 +46,7 @@ func TestOfBuild(t *testing.T) {
 	if r.Runs[0].Key != "sort/build=base/size=10:avgt" || r.Runs[0].Params["build"] != "base" {
 		t.Errorf("OfBuild changed the report it read: %+v", r.Runs[0])
 	}
-	if r.OfBuild("nope") != nil || (&Report{}).Builds() != nil {
+	if r.OfBuild("nope") != nil || (&Report{}).BuildNames() != nil {
 		t.Error("a build no run has: want nil")
 	}
 }

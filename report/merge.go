@@ -60,7 +60,7 @@ func Merge(inputs []Named) (*Report, []string, error) {
 	first := inputs[0].Report
 	out := &Report{SchemaVersion: SchemaVersion, Complete: true, Env: first.Env, Specs: []plan.SpecRef{}, Order: sameOrder(inputs), Runs: []Run{}}
 	var suites, labels, warnings []string
-	seenSpec, seenSuite, seenLabel, seenSource := map[plan.SpecRef]bool{}, map[string]bool{}, map[string]bool{}, map[Source]bool{}
+	seenSpec, seenSuite, seenLabel, seenSource, seenBuild := map[plan.SpecRef]bool{}, map[string]bool{}, map[string]bool{}, map[Source]bool{}, map[BuildInfo]bool{}
 	for _, in := range inputs {
 		r := in.Report
 		out.Complete = out.Complete && r.Complete
@@ -83,6 +83,12 @@ func Merge(inputs []Named) (*Report, []string, error) {
 			if !seenSource[src] {
 				seenSource[src] = true
 				out.Sources = append(out.Sources, src)
+			}
+		}
+		for _, b := range r.Builds {
+			if !seenBuild[b] {
+				seenBuild[b] = true
+				out.Builds = append(out.Builds, b)
 			}
 		}
 		if r.Env.Start.Before(out.Env.Start) {

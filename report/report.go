@@ -59,6 +59,9 @@ type Report struct {
 	// binary's module when registered benchmarks ran, then the module of
 	// each `package:` entry's package. Nil when none is known.
 	Sources []Source `json:"sources,omitempty"`
+	// Builds are the spec builds the batch measured (BuildInfo), in plan
+	// order; nil when its specs have none.
+	Builds []BuildInfo `json:"builds,omitempty"`
 }
 
 // Order is the order a batch ran its forks in (executor.Order). It does

@@ -80,7 +80,7 @@ func runCompare(e *cli.Env, args []string) int {
 		base, next = whole.OfBuild(baseBuild), whole.OfBuild(newBuild)
 		if base == nil || next == nil {
 			have := "none: its specs had no builds"
-			if b := whole.Builds(); len(b) > 0 {
+			if b := whole.BuildNames(); len(b) > 0 {
 				have = termsafe.String(strings.Join(b, ", ")) // names from a report
 			}
 			return e.UsageError("--builds %s: the builds of %s are %s", *builds, files[0], have)

@@ -331,6 +331,8 @@ func runPaired(ctx context.Context, e *Env, p *plan.Plan, order executor.Order, 
 	env.End = time.Now()
 	pa, pb, fa, fb := splitPaired(p, forks)
 	base, next = report.Build(pa, fa, env), report.Build(pb, fb, env)
+	base.Sources, base.Builds = sources(context.WithoutCancel(ctx), pa, ""), builds(pa)
+	next.Sources, next.Builds = sources(context.WithoutCancel(ctx), pb, ""), builds(pb)
 	for _, r := range []*report.Report{base, next} {
 		r.Order = reportOrder(order)
 		r.Complete = r.Complete && ctx.Err() == nil && xerr == nil

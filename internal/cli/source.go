@@ -2,10 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
-	"os"
+	"debug/buildinfo"
 	"os/exec"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -13,45 +13,57 @@ import (
 	"github.com/benchspec/benchspec/report"
 )
 
-// sources returns the code that p measures (report.Report.Sources): this
-// binary's main module when p runs registered benchmarks, then the
-// module of each package whose test binary p runs, in plan order.
+// sources returns the code that p measures (report.Report.Sources): the
+// main module of each suite binary whose registered benchmarks p runs
+// (suite, the batch's, or a run's own: a spec build's), then the module
+// of each package whose test binary p runs, in plan order, each once.
 //
-// The binary's revision is what the go command stamped into it
+// A suite binary's revision is what the go command stamped into it
 // (-buildvcs, the default of go build in a repository). Test binaries are
 // not stamped (go test -c leaves VCS information out), so a package's
 // revision comes from git in the package's directory, with the same
 // queries the go command makes; where git or the repository is missing,
 // the revision is left unknown rather than guessed.
-func sources(ctx context.Context, p *plan.Plan) []report.Source {
+func sources(ctx context.Context, p *plan.Plan, suite string) []report.Source {
 	var out []report.Source
-	self, seen := false, map[string]bool{}
+	seenSuite, seenDir, seen := map[string]bool{}, map[string]bool{}, map[report.Source]bool{}
+	add := func(s report.Source) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
 	for _, r := range p.Runs {
 		if r.GoTest == nil {
-			if !self {
-				self = true
-				if s, ok := binarySource(); ok {
-					out = append(out, s)
-				}
+			bin := cmp.Or(r.Executable, suite)
+			if bin == "" || seenSuite[bin] {
+				continue
+			}
+			seenSuite[bin] = true
+			if s, ok := binarySource(bin); ok {
+				add(s)
 			}
 			continue
 		}
-		if seen[r.GoTest.Dir] {
+		if seenDir[r.GoTest.Dir] {
 			continue
 		}
-		seen[r.GoTest.Dir] = true
+		seenDir[r.GoTest.Dir] = true
 		s := report.Source{Package: r.GoTest.ImportPath}
-		s.Module = binaryModule(ctx, r.GoTest.Binary)
+		if bi, err := buildinfo.ReadFile(r.GoTest.Binary); err == nil {
+			s.Module = bi.Main.Path
+		}
 		gitState(ctx, r.GoTest.Dir, &s)
-		out = append(out, s)
+		add(s)
 	}
 	return out
 }
 
-// binarySource is this binary's main module with its stamped VCS state.
-func binarySource() (report.Source, bool) {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok || bi.Main.Path == "" {
+// binarySource is the main module of the Go binary at path with its
+// stamped VCS state. The parent reads it: no suite links this package.
+func binarySource(path string) (report.Source, bool) {
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil || bi.Main.Path == "" {
 		return report.Source{}, false
 	}
 	s := report.Source{Module: bi.Main.Path}
@@ -70,24 +82,40 @@ func binarySource() (report.Source, bool) {
 	return s, true
 }
 
-// binaryModule is the main module a Go binary was built from, as `go
-// version -m` reads it ("" when it cannot). The go command, which built
-// the test binary, reads it rather than debug/buildinfo: that package
-// would link debug/elf, debug/dwarf and their decompressors into every
-// suite binary, and every fork would run their inits.
-func binaryModule(ctx context.Context, binary string) string {
-	cmd := exec.CommandContext(ctx, "go", "version", "-m", binary)
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if f := strings.Split(line, "\t"); len(f) >= 3 && f[0] == "" && f[1] == "mod" {
-			return f[2]
+// builds describes the spec builds p measures (report.Report.Builds),
+// in plan order, from the build information the go command stamped
+// into each build's binary: what was built, whatever the spec asked.
+func builds(p *plan.Plan) []report.BuildInfo {
+	var out []report.BuildInfo
+	seen := map[string]bool{}
+	for _, r := range p.Runs {
+		if r.Build == "" || seen[r.Build] {
+			continue
 		}
+		bin := r.Executable
+		if r.GoTest != nil {
+			bin = r.GoTest.Binary
+		}
+		seen[r.Build] = true
+		b := report.BuildInfo{Name: r.Build}
+		if bi, err := buildinfo.ReadFile(bin); err == nil {
+			b.GoVersion = bi.GoVersion
+			for _, kv := range bi.Settings {
+				switch kv.Key {
+				case "-gcflags":
+					b.GCFlags = kv.Value
+				case "-tags":
+					b.Tags = kv.Value
+				case "GOAMD64":
+					b.GOAMD64 = kv.Value
+				case "-pgo":
+					b.PGO = kv.Value
+				}
+			}
+		}
+		out = append(out, b)
 	}
-	return ""
+	return out
 }
 
 // gitState fills in s's VCS state from git in dir, when dir is in a git

@@ -582,7 +582,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	rep := report.Build(p, forks, env)
 	rep.Order = reportOrder(order)
-	rep.Label, rep.Sources = *label, sources(context.WithoutCancel(ctx), p)
+	rep.Label, rep.Sources, rep.Builds = *label, sources(context.WithoutCancel(ctx), p, reg.Executable), builds(p)
 	rep.Complete = rep.Complete && ctx.Err() == nil && xerr == nil
 	if err := jr.close(ctx.Err() == nil && xerr == nil, rep.Complete); err != nil && xerr == nil {
 		xerr = err
