@@ -501,7 +501,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			res.Notes = append(res.Notes, fmt.Sprintf("%d run(s) of package benchmarks or of more than one thread ran their pairs one fork after the other, not in a duet (a test binary has no barrier; a duet gives each fork one CPU)", solo))
 		}
 		if in, all := duetPairs(p, base, next); in < all {
-			res.Notes = append(res.Notes, fmt.Sprintf("%d of the %d pairs of the other runs ran as duets, their iterations in step; the other %d ran one fork after the other (the warnings above say why) and were paired by their forks' means", in, all, all-in))
+			res.Notes = append(res.Notes, fmt.Sprintf("%d of the %d pairs that could run as duets did, their iterations in step; the other %d ran one fork after the other (the warnings above say why) and were paired by their forks' means", in, all, all-in))
 		}
 	}
 	for _, k := range onlyA {
