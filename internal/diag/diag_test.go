@@ -235,6 +235,8 @@ func TestEvidenceAndRemedy(t *testing.T) {
 			[]string{"mvalue", "modes", "mode_1", "mode_2"}},
 		{HighVariance, avgt(def, noisy(1, 10, 100, 0.3)), SeverityWarning, "iterations longer",
 			[]string{"cv", "robust_cv", "outliers"}},
+		{HighVariance, avgt(def, noisy(1, 10, 100, 0.02), noisy(2, 10, 140, 0.02), noisy(3, 10, 100, 0.02), noisy(4, 10, 140, 0.02)), SeverityWarning, "more forks narrow it",
+			[]string{"cv", "robust_cv", "between_share"}},
 		{HighVariance, avgt(def, append(noisy(1, 10, 100, 0.01), 500)), SeverityInfo, "raw data",
 			[]string{"cv", "robust_cv", "outliers", "outlier_shift"}},
 		{TooFewSamples, avgt(def, []float64{1, 2}), SeverityWarning, "more measurement iterations",

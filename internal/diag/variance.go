@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -43,7 +44,26 @@ func highVariance(scores [][]float64, th spec.DiagSettings) []Diagnostic {
 	}
 	ev := map[string]float64{"cv": cv, "robust_cv": rcv, "outliers": float64(len(outliers)), "outlier_shift": shift, "n": float64(len(all))}
 	remedy := "find what else runs on the machine, make iterations longer, add warmup, and look at the raw data in the JSON report"
+	// Spread that lies mostly between forks is each process settling at
+	// its own speed (where its code and data landed): longer iterations
+	// do not narrow it, and the error over fork means already counts it.
+	share := math.NaN()
+	if len(scores) >= 2 {
+		share = forkstat.Of(scores).BetweenShare()
+		ev["between_share"] = share
+	}
 	switch {
+	case rcv > th.HighVarianceCV && share > 0.5:
+		return []Diagnostic{{
+			Code:     HighVariance,
+			Severity: SeverityWarning,
+			Message: fmt.Sprintf("the iterations spread widely, mostly between forks: robust CV %s (stdev %s of the mean; %s of the variance between the %d forks) over %d iterations, above %s. "+
+				"Each process settles at its own speed, or some ran beside other work. "+
+				"The error counts forks, so it carries this; more forks narrow it, longer iterations do not. "+
+				"Look for the state that differs from one process to the next in the JSON report's fork means",
+				pct(rcv), pct(cv), pct(share), len(scores), len(all), pct(th.HighVarianceCV)),
+			Evidence: ev,
+		}}
 	case rcv > th.HighVarianceCV:
 		return []Diagnostic{{
 			Code:     HighVariance,
