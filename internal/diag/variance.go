@@ -47,8 +47,9 @@ func highVariance(scores [][]float64, th spec.DiagSettings) []Diagnostic {
 	// Spread that lies mostly between forks is each process settling at
 	// its own speed (where its code and data landed): longer iterations
 	// do not narrow it, and the error over fork means already counts it.
+	// Two forks give the share one degree of freedom: too few to say.
 	share := math.NaN()
-	if len(scores) >= 2 {
+	if len(scores) >= 3 {
 		share = forkstat.Of(scores).BetweenShare()
 		ev["between_share"] = share
 	}
