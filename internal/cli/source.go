@@ -50,7 +50,7 @@ func sources(ctx context.Context, p *plan.Plan, suite string) []report.Source {
 		}
 		seenDir[r.GoTest.Dir] = true
 		s := report.Source{Package: r.GoTest.ImportPath}
-		if bi, err := buildinfo.ReadFile(r.GoTest.Binary); err == nil {
+		if bi, _, ok := stamped(r.GoTest.Binary); ok {
 			s.Module = bi.Main.Path
 		}
 		gitState(ctx, r.GoTest.Dir, &s)
@@ -59,27 +59,30 @@ func sources(ctx context.Context, p *plan.Plan, suite string) []report.Source {
 	return out
 }
 
-// binarySource is the main module of the Go binary at path with its
-// stamped VCS state. The parent reads it: no suite links this package.
-func binarySource(path string) (report.Source, bool) {
+// stamped is what the go command stamped into the Go binary at path:
+// its build information and its build settings by key. The parent reads
+// it: no suite links this package (nor debug/elf through it).
+func stamped(path string) (*buildinfo.BuildInfo, map[string]string, bool) {
 	bi, err := buildinfo.ReadFile(path)
-	if err != nil || bi.Main.Path == "" {
+	if err != nil {
+		return nil, nil, false
+	}
+	settings := make(map[string]string, len(bi.Settings))
+	for _, kv := range bi.Settings {
+		settings[kv.Key] = kv.Value
+	}
+	return bi, settings, true
+}
+
+// binarySource is the main module of the Go binary at path with its
+// stamped VCS state.
+func binarySource(path string) (report.Source, bool) {
+	bi, set, ok := stamped(path)
+	if !ok || bi.Main.Path == "" {
 		return report.Source{}, false
 	}
-	s := report.Source{Module: bi.Main.Path}
-	for _, kv := range bi.Settings {
-		switch kv.Key {
-		case "vcs":
-			s.VCS = kv.Value
-		case "vcs.revision":
-			s.Revision = kv.Value
-		case "vcs.time":
-			s.Time = kv.Value
-		case "vcs.modified":
-			s.Modified = kv.Value == "true"
-		}
-	}
-	return s, true
+	return report.Source{Module: bi.Main.Path, VCS: set["vcs"], Revision: set["vcs.revision"],
+		Time: set["vcs.time"], Modified: set["vcs.modified"] == "true"}, true
 }
 
 // builds describes the spec builds p measures (report.Report.Builds),
@@ -92,26 +95,14 @@ func builds(p *plan.Plan) []report.BuildInfo {
 		if r.Build == "" || seen[r.Build] {
 			continue
 		}
+		seen[r.Build] = true
 		bin := r.Executable
 		if r.GoTest != nil {
 			bin = r.GoTest.Binary
 		}
-		seen[r.Build] = true
 		b := report.BuildInfo{Name: r.Build}
-		if bi, err := buildinfo.ReadFile(bin); err == nil {
-			b.GoVersion = bi.GoVersion
-			for _, kv := range bi.Settings {
-				switch kv.Key {
-				case "-gcflags":
-					b.GCFlags = kv.Value
-				case "-tags":
-					b.Tags = kv.Value
-				case "GOAMD64":
-					b.GOAMD64 = kv.Value
-				case "-pgo":
-					b.PGO = kv.Value
-				}
-			}
+		if bi, set, ok := stamped(bin); ok {
+			b.GoVersion, b.GCFlags, b.Tags, b.GOAMD64, b.PGO = bi.GoVersion, set["-gcflags"], set["-tags"], set["GOAMD64"], set["-pgo"]
 		}
 		out = append(out, b)
 	}
