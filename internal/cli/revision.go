@@ -39,7 +39,12 @@ const worktree = "."
 func resolveBuild(ctx context.Context, reg Registry, side, suitePkg string, specs []string) (*build, error) {
 	b := &build{name: side, specs: specs}
 	if fi, err := os.Stat(side); err == nil && fi.Mode().IsRegular() && side != worktree {
-		b.suite = side
+		// Absolute: a fork is started from another directory than ours.
+		abs, err := filepath.Abs(side)
+		if err != nil {
+			return nil, err
+		}
+		b.suite = abs
 		return b, nil
 	}
 	if side != worktree {
