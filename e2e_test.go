@@ -276,7 +276,7 @@ func TestUnmatchedIncludeNamesTheClosest(t *testing.T) {
 	if r.Code != 2 {
 		t.Fatalf("exit %d, want 2", r.Code)
 	}
-	want := spec + `:9:14: include "^e2e\\.wrok$" matches no registered benchmark; closest: e2e.work`
+	want := spec + `:9:14: include '^e2e\.wrok$' matches no registered benchmark; closest: e2e.work`
 	if !strings.Contains(r.Stderr, want) {
 		t.Errorf("stderr:\n%s\nwant it to contain\n%s", r.Stderr, want)
 	}

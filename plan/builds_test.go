@@ -91,7 +91,7 @@ benchmarks:
 		got = append(got, e.Error())
 	}
 	want := []string{
-		`s.yaml:5:14: include "^nothing$" matches no registered benchmark; closest: own, sort.Ints, empty`,
+		`s.yaml:5:14: include '^nothing$' matches no registered benchmark; closest: own, sort.Ints, empty`,
 		`s.yaml:7:12: benchmarks[1].forks: forks: 0 runs in one process of the suite as given, and this spec has builds: each build runs in forks of its own binary; use forks: 1 or more`,
 		`s.yaml:8:14: benchmarks[2].include: benchmark "own" has a parameter "build", which in a spec with builds names the build; rename the parameter`,
 	}

@@ -81,9 +81,9 @@ func matchGoTest(e *spec.Entry, names []string) ([]string, *spec.Error) {
 		}
 	}
 	if len(out) == 0 {
-		msg := fmt.Sprintf("include %q matches no benchmark of package %s", e.Include, e.Package)
+		msg := fmt.Sprintf("include %s matches no benchmark of package %s", e.QuotedInclude(), e.Package)
 		if e.Exclude != "" {
-			msg = fmt.Sprintf("include %q with exclude %q matches no benchmark of package %s", e.Include, e.Exclude, e.Package)
+			msg = fmt.Sprintf("include %s with exclude %s matches no benchmark of package %s", e.QuotedInclude(), e.QuotedExclude(), e.Package)
 		}
 		if c := closest(e.Include, names, 3); len(c) > 0 {
 			msg += "; closest: " + strings.Join(c, ", ")
@@ -220,16 +220,29 @@ func CheckPackageEntries(specs []*spec.Spec) spec.ErrorList {
 // (copies of the specs that have any), for a plan of the registered
 // benchmarks alone.
 func WithoutPackages(specs []*spec.Spec) []*spec.Spec {
+	return keepEntries(specs, func(e *spec.Entry) bool { return e.Package == "" })
+}
+
+// OnlyPackages returns specs with only their `package:` entries, for a
+// check of those entries where no suite is given (validate without
+// --suite).
+func OnlyPackages(specs []*spec.Spec) []*spec.Spec {
+	return keepEntries(specs, func(e *spec.Entry) bool { return e.Package != "" })
+}
+
+// keepEntries returns specs with the entries keep keeps: a spec with
+// others a copy, the rest as they are.
+func keepEntries(specs []*spec.Spec, keep func(*spec.Entry) bool) []*spec.Spec {
 	out := make([]*spec.Spec, len(specs))
 	for i, s := range specs {
 		out[i] = s
-		if !slices.ContainsFunc(s.Entries, func(e spec.Entry) bool { return e.Package != "" }) {
+		if !slices.ContainsFunc(s.Entries, func(e spec.Entry) bool { return !keep(&e) }) {
 			continue
 		}
 		c := *s
 		c.Entries = nil
 		for _, e := range s.Entries {
-			if e.Package == "" {
+			if keep(&e) {
 				c.Entries = append(c.Entries, e)
 			}
 		}

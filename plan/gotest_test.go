@@ -60,7 +60,7 @@ func TestPackageEntryThatMatchesNothing(t *testing.T) {
 	_, err := Build([]*spec.Spec{s}, testingRegistry)
 	want := []string{
 		// include matches the function names, like go test -bench.
-		`s.yaml:5:14: include "^Index" matches no benchmark of package strings; closest: BenchmarkIndex, BenchmarkIndexByte`,
+		`s.yaml:5:14: include '^Index' matches no benchmark of package strings; closest: BenchmarkIndex, BenchmarkIndexByte`,
 		`s.yaml:6:14: package "bytes": no benchmarks of it are known here;`,
 	}
 	errs := spec.Errors(err)

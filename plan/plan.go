@@ -229,9 +229,9 @@ func match(e *spec.Entry, names []string) ([]string, *spec.Error) {
 		if e.Package != "" {
 			what = fmt.Sprintf("benchmark of package %s", e.Package)
 		}
-		msg := fmt.Sprintf("include %q matches no %s", e.Include, what)
+		msg := fmt.Sprintf("include %s matches no %s", e.QuotedInclude(), what)
 		if e.Exclude != "" {
-			msg = fmt.Sprintf("include %q with exclude %q matches no %s", e.Include, e.Exclude, what)
+			msg = fmt.Sprintf("include %s with exclude %s matches no %s", e.QuotedInclude(), e.QuotedExclude(), what)
 		}
 		if c := closest(e.Include, names, 3); len(c) > 0 {
 			msg += "; closest: " + strings.Join(c, ", ")

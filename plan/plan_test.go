@@ -119,10 +119,10 @@ func TestPlanErrors(t *testing.T) {
 		got = append(got, e.Error())
 	}
 	want := []string{
-		`s.yaml:4:14: include "^sqrt\\.Sunkk$" matches no registered benchmark; closest: sqrt.Sunk, sort.Ints, sqrt.Dropped`,
+		`s.yaml:4:14: include '^sqrt\.Sunkk$' matches no registered benchmark; closest: sqrt.Sunk, sort.Ints, sqrt.Dropped`,
 		`s.yaml:6:14: params.size: "big" is not an integer (benchmark "sort.Ints" declares size as an integer parameter)`,
 		`s.yaml:6:31: params: no selected benchmark declares parameter "depth" (declared: order, size)`,
-		`s.yaml:7:14: include "^empty$" with exclude "empty" matches no registered benchmark; closest: empty, sort.Ints, sqrt.Sunk`,
+		`s.yaml:7:14: include '^empty$' with exclude 'empty' matches no registered benchmark; closest: empty, sort.Ints, sqrt.Sunk`,
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("errors (-want +got):\n%s", d)

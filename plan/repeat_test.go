@@ -33,7 +33,7 @@ func TestRepeatedIncludes(t *testing.T) {
 `)
 	_, err = Build([]*spec.Spec{bad}, registry)
 	errs := spec.Errors(err)
-	if len(errs) != 2 || errs[0].Pos.Line != 4 || errs[1].Pos.Line != 6 || !strings.Contains(errs[1].Msg, `include "nothing" matches no registered benchmark`) {
+	if len(errs) != 2 || errs[0].Pos.Line != 4 || errs[1].Pos.Line != 6 || !strings.Contains(errs[1].Msg, `include 'nothing' matches no registered benchmark`) {
 		t.Errorf("errors %v, want one at each entry of 'nothing' (lines 4 and 6)", err)
 	}
 }

@@ -148,7 +148,7 @@ func TestRepeatedBadPattern(t *testing.T) {
 	for _, e := range Errors(err) {
 		got = append(got, e.Error())
 	}
-	msg := ": invalid regular expression \"a(\": missing closing ): `a(`"
+	msg := ": invalid regular expression 'a(': missing closing ): `a(`"
 	want := []string{
 		"r.yaml:4:14: benchmarks[0].include" + msg,
 		"r.yaml:6:14: benchmarks[2].include" + msg,

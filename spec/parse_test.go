@@ -52,12 +52,13 @@ func TestParseFull(t *testing.T) {
 		Defaults: defaults,
 		Entries: []Entry{
 			{
-				Index:      0,
-				Pos:        pos(14, 5),
-				Include:    `^counter\.Inc[123]$`,
-				IncludePos: pos(14, 14),
-				Exclude:    "Slow",
-				ExcludePos: pos(15, 14),
+				Index:        0,
+				Pos:          pos(14, 5),
+				Include:      `^counter\.Inc[123]$`,
+				IncludePos:   pos(14, 14),
+				Exclude:      "Slow",
+				ExcludePos:   pos(15, 14),
+				IncludeQuote: '\'', ExcludeQuote: '\'',
 				Params: map[string][]string{
 					"size":  {"10", "1000"},
 					"fast":  {"true"},

@@ -56,17 +56,19 @@ func (d *document) build(data []byte) *Spec {
 // value is m.
 func (d *document) entry(e *Entry, i int, ptr string, node *yaml.Node, m map[string]any, defaults *Settings, defaultsPos map[string]Pos) {
 	*e = Entry{
-		Index:      i,
-		Pos:        d.nodePos(node, ptr),
-		Include:    m["include"].(string),
-		IncludePos: d.memberPos(node, ptr, "include"),
-		Params:     map[string][]string{},
-		ParamPos:   map[string]Pos{},
-		Settings:   defaults.Clone(),
-		SettingPos: maps.Clone(defaultsPos),
+		Index:        i,
+		Pos:          d.nodePos(node, ptr),
+		Include:      m["include"].(string),
+		IncludePos:   d.memberPos(node, ptr, "include"),
+		IncludeQuote: quoteOf(member(node, "include")),
+		Params:       map[string][]string{},
+		ParamPos:     map[string]Pos{},
+		Settings:     defaults.Clone(),
+		SettingPos:   maps.Clone(defaultsPos),
 	}
 	if ex, ok := m["exclude"].(string); ok {
 		e.Exclude, e.ExcludePos = ex, d.memberPos(node, ptr, "exclude")
+		e.ExcludeQuote = quoteOf(member(node, "exclude"))
 	}
 	if pkg, ok := m["package"].(string); ok {
 		e.Package, e.PackagePos = pkg, d.memberPos(node, ptr, "package")

@@ -109,7 +109,8 @@ func (d *document) checkRegexp(ptr string, v any) {
 		d.regexps[s] = msg
 	}
 	if msg != "" {
-		d.errorPtr(ptr, "%s: invalid regular expression %q: %s", d.display(ptr), s, msg)
+		n, _ := d.node(ptr)
+		d.errorPtr(ptr, "%s: invalid regular expression %s: %s", d.display(ptr), written(quoteOf(n), s), msg)
 	}
 }
 

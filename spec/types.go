@@ -33,6 +33,10 @@ type Entry struct {
 	IncludePos Pos
 	Exclude    string // empty: none
 	ExcludePos Pos
+	// IncludeQuote and ExcludeQuote are the quotes the spec wrote the
+	// patterns in ('"', '\'', 0: plain), for messages that quote them
+	// as written (QuotedInclude).
+	IncludeQuote, ExcludeQuote byte
 	// Params replaces the registered values of the named parameters.
 	// ParamPos holds the position of each key for error messages.
 	Params   map[string][]string

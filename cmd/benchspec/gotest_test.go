@@ -107,7 +107,7 @@ func TestRunSelectsSubBenchmarksLikeGoTestBench(t *testing.T) {
 	}
 	// An include that selects nothing names the closest names.
 	status, _, stderr := runCmd(t, "run", allowOutside, subbenchSpec(t, "    include: '^BenchmarkSum$/^size=9$'\n"), "--quiet")
-	if status != exitUsage || !strings.Contains(stderr, `include "^BenchmarkSum$/^size=9$" matches no benchmark of package`) || !strings.Contains(stderr, "closest: BenchmarkSum/size=8") {
+	if status != exitUsage || !strings.Contains(stderr, `include '^BenchmarkSum$/^size=9$' matches no benchmark of package`) || !strings.Contains(stderr, "closest: BenchmarkSum/size=8") {
 		t.Errorf("run = %d, stderr:\n%s\nwant 2 and the closest names", status, stderr)
 	}
 }

@@ -447,9 +447,9 @@ benchmarks:
 	want := []string{
 		path + `:3:20: defaults.modes[0]: invalid value "avgtt" (did you mean "avgt"?)`,
 		path + `:6:5: unknown key "forkz" in benchmarks[0] (did you mean "forks"?)`,
-		path + `:9:14: benchmarks[2].include: invalid regular expression "("`,
+		path + `:9:14: benchmarks[2].include: invalid regular expression '('`,
 		path + `:7:14: params: no selected benchmark declares parameter "sizes"`,
-		path + `:8:14: include "^sort\\.Intz$" matches no registered benchmark`,
+		path + `:8:14: include '^sort\.Intz$' matches no registered benchmark`,
 		"1 file, 5 errors\n",
 	}
 	lines := strings.SplitAfter(stderr.String(), "\n")

@@ -107,9 +107,9 @@ func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.W
 // A `package:` entry may name only a package of the module that holds its
 // spec, or of the standard library (plan.CheckPackageScope), unless
 // opts.allowOutside; a spec that names another is refused before any
-// package is built. Without opts.listPackages (validate), nothing of a
-// package is built or run: its entries are checked as entries
-// (plan.CheckPackageEntries) and left out of the plan.
+// package is built. Without opts.listPackages, or for specs with errors,
+// nothing of a package is built or run: its entries are checked as
+// entries (plan.CheckPackageEntries) and left out of the plan.
 func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *loadOpts) (*plan.Plan, bool) {
 	verbose := opts.verbose
 	if len(paths) == 0 {
@@ -157,7 +157,8 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	scoped = append(scoped, plan.CheckBuildScope(specs)...)
 	builds, conflicts := batchBuilds(specs)
 	scoped = append(scoped, conflicts...)
-	if !opts.listPackages {
+	if !opts.listPackages || partial > 0 {
+		// Not listed: checked as entries.
 		scoped = append(scoped, plan.CheckPackageEntries(specs)...)
 	}
 	sort.SliceStable(scoped, func(i, j int) bool {
@@ -172,10 +173,18 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 	}
 	if len(specs) == len(paths) && reg != nil && len(scoped) == 0 {
 		var err error
-		if opts.listPackages && partial == 0 {
+		planned := specs
+		if opts.packagesOnly {
+			planned = plan.OnlyPackages(specs)
+		}
+		switch {
+		case opts.packagesOnly && (partial > 0 || opts.packages == 0):
+			// Nothing to check beyond the entries: no suite for the
+			// registered ones, no listing of a spec with errors.
+		case opts.listPackages && partial == 0:
 			var benchmarks []plan.Benchmark
 			start := time.Now()
-			benchmarks, err = withPackages(ctx, specs, *reg)
+			benchmarks, err = withPackages(ctx, planned, *reg)
 			if d := time.Since(start); err == nil && d >= time.Second && !opts.quiet && (len(builds) > 0 || opts.packages > 0) {
 				// Not in the estimate, which is of the runs: say where
 				// the time went before the estimate is printed.
@@ -183,9 +192,9 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 					builtWhat(len(builds), opts.packages), d.Round(100*time.Millisecond))
 			}
 			if err == nil {
-				p, err = plan.Build(specs, benchmarks)
+				p, err = plan.Build(planned, benchmarks)
 			}
-		} else {
+		default:
 			p, err = plan.Build(plan.WithoutPackages(specs), asBuilt(specs, reg.Benchmarks))
 		}
 		if list := spec.Errors(err); list != nil {
@@ -199,8 +208,8 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 		} else if err != nil {
 			other = append(other, err)
 		}
-		if partial > 0 {
-			p = nil // of specs without their errors: a check, not a plan
+		if partial > 0 || opts.packagesOnly && !slices.Equal(planned, specs) {
+			p = nil // of specs without their errors or entries: a check, not a plan
 		}
 	}
 	n := 0
@@ -233,8 +242,12 @@ type loadOpts struct {
 	// (--allow-packages-outside-module).
 	allowOutside bool
 	// listPackages builds the test binaries of `package:` entries and
-	// lists their benchmarks (plan, run); validate does not.
+	// lists their benchmarks, so that an include that matches nothing
+	// is found (plan, run, validate).
 	listPackages bool
+	// packagesOnly plans only the `package:` entries: there is no suite
+	// to check the others against (validate without --suite).
+	packagesOnly bool
 	// quiet leaves out the note of how long that took (run --quiet).
 	quiet bool
 
@@ -293,21 +306,23 @@ func Validate(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if !ok {
 		return ExitUsage
 	}
+	// Package entries are checked as plan checks them: their test
+	// binaries built and listed, so that an include that matches
+	// nothing is refused here, not at the first run.
+	opts := &loadOpts{verbose: true, allowOutside: *allowOutside, listPackages: reg.Packages != nil}
 	var r *Registry
-	if reg.Executable != "" || reg.Benchmarks != nil {
+	switch {
+	case reg.Executable != "" || reg.Benchmarks != nil:
 		r = &reg
+	case reg.Packages != nil:
+		r, opts.packagesOnly = &reg, true
 	}
-	opts := &loadOpts{verbose: true, allowOutside: *allowOutside}
 	p, ok := load(ctx, e, paths, r, opts)
 	if !ok {
 		return ExitUsage
 	}
 	if p != nil {
-		fmt.Fprintf(e.Stderr, "%d runs, estimated %s", len(p.Runs), p.Estimate.Round(time.Second))
-		if n := opts.packages; n > 0 {
-			fmt.Fprintf(e.Stderr, ", without the runs of %s: validate builds and runs nothing of a package; plan lists their runs", plural(n, "package entry", "package entries"))
-		}
-		fmt.Fprintln(e.Stderr)
+		fmt.Fprintf(e.Stderr, "%d runs, estimated %s\n", len(p.Runs), p.Estimate.Round(time.Second))
 	}
 	return ExitOK
 }

@@ -147,7 +147,13 @@ func (b *Builder) Benchmarks(ctx context.Context, specs []*spec.Spec, v *spec.Bu
 			continue
 		}
 		for _, fn := range p.Benchmarks {
-			for _, leaf := range l.Funcs[fn] {
+			leaves, listed := l.Funcs[fn]
+			if !listed {
+				// No entry selects it (else it was listed): its name
+				// stands for it, for the closest-match message only.
+				leaves = []string{fn}
+			}
+			for _, leaf := range leaves {
 				out = append(out, plan.Benchmark{
 					Name:    plan.PackageName(leaf),
 					Testing: true,
