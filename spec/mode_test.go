@@ -2,6 +2,7 @@ package spec
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -80,5 +81,31 @@ func TestModesMatchSchemas(t *testing.T) {
 	}
 	if diff := cmp.Diff(modes, resultSchema.Properties.Runs.Items.Properties.Mode.Enum); diff != "" {
 		t.Errorf("result schema's run mode (-Modes() +schema):\n%s", diff)
+	}
+}
+
+// JMH's own names of the modes are suggested by their short names, in a
+// list and as a single mode; the spec keeps one spelling.
+func TestJMHModeNamesAreSuggested(t *testing.T) {
+	tests := []struct{ mode, want string }{
+		{"throughput", "thrpt"}, {"Throughput", "thrpt"}, {"THROUGHPUT", "thrpt"},
+		{"AverageTime", "avgt"}, {"averagetime", "avgt"}, {"average_time", "avgt"},
+		{"SampleTime", "sample"}, {"sampletime", "sample"},
+		{"SingleShotTime", "ss"}, {"singleshottime", "ss"}, {"single-shot", "ss"},
+		{"Mode.Throughput", "thrpt"},
+	}
+	for _, tt := range tests {
+		for _, modes := range []string{"[" + tt.mode + "]", tt.mode} {
+			src := "version: 1\nname: m\nbenchmarks:\n  - include: x\n    modes: " + modes + "\n"
+			_, err := Parse("m.yaml", []byte(src))
+			want := `(did you mean "` + tt.want + `", JMH's short name for it?)`
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("modes: %s: error %v, want it to contain %s", modes, err, want)
+			}
+		}
+	}
+	_, err := Parse("m.yaml", []byte("version: 1\nname: m\nbenchmarks:\n  - include: x\n    modes: [bogus]\n"))
+	if err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("modes: [bogus]: error %v, want no suggestion", err)
 	}
 }

@@ -107,7 +107,10 @@ func (d *document) schemaError(s *specSchema, e violation) {
 	case "enum":
 		allowed := strings.ReplaceAll(detail(e, "allowed"), `"`, "")
 		hint := ""
-		if str, ok := v.(string); ok {
+		if strings.Contains(allowed, "avgt") {
+			hint = jmhModeHint(v)
+		}
+		if str, ok := v.(string); ok && hint == "" {
 			// Not for a word that shares nothing with it ("xy" is not "s").
 			if m := closest(str, strings.Split(allowed, ", ")); m != "" && suggest.Distance(strings.ToLower(str), strings.ToLower(m)) < max(len(str), len(m)) {
 				hint = fmt.Sprintf(" (did you mean %q?)", m)
@@ -168,7 +171,11 @@ func (d *document) checkAlternatives(s *specSchema, ptr string) {
 		titles = append(titles, b.title)
 	}
 	whole := func() {
-		d.errorPtr(ptr, "%s: expected %s, got %s", d.display(ptr), strings.Join(titles, " or "), describe(v))
+		hint := ""
+		if strings.HasSuffix(ptr, "/modes") {
+			hint = jmhModeHint(v)
+		}
+		d.errorPtr(ptr, "%s: expected %s, got %s%s", d.display(ptr), strings.Join(titles, " or "), describe(v), hint)
 	}
 	for _, b := range branches {
 		if !hasType(b.types, v) {
