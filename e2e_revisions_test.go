@@ -97,3 +97,115 @@ func TestABOfRelativeSuiteBinaries(t *testing.T) {
 		t.Errorf("forks that ran: base %d, new %d; want 2 each\n%s", a, b, stderr)
 	}
 }
+
+// recipeModule sets up example.com/yourmodule in a git repository beside
+// a "clone" of benchspec (a link to this repository) by a documented
+// recipe — "workspace" (go work init . ../benchspec) or "replace" (a
+// go.mod replace, GOWORK=off) — with a suite in bench/, a package of its
+// own with a benchmark in work/, and a spec of both, all committed. It
+// returns the module's directory and the environment to run in. The go
+// command keeps its own GOPROXY: the replace recipe's go mod tidy needs
+// benchspec's dependencies, as it would for a user.
+func recipeModule(t *testing.T, recipe string) (string, []string) {
+	t.Helper()
+	for _, tool := range []string{"git", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(root, filepath.Join(dir, "benchspec")); err != nil {
+		t.Fatal(err)
+	}
+	mod := filepath.Join(dir, "yourmodule")
+	files := map[string]string{
+		"bench/main.go": "package main\n\nimport (\n\t\"strings\"\n\n\t\"github.com/benchspec/benchspec\"\n)\n\n" +
+			"func main() {\n\tbenchspec.Register(\"work.repeat\", func(b *benchspec.B) {\n\t\tfor b.Loop() {\n\t\t\tbenchspec.Sink(strings.Repeat(\"ab\", 8))\n\t\t}\n\t})\n\tbenchspec.Main()\n}\n",
+		"work/work.go":      "package work\n\nfunc Twice(s string) string { return s + s }\n",
+		"work/work_test.go": "package work\n\nimport \"testing\"\n\nvar sink string\n\nfunc BenchmarkTwice(b *testing.B) {\n\tfor b.Loop() {\n\t\tsink = Twice(\"ab\")\n\t}\n}\n",
+		"bench/ci.yaml": `version: 1
+name: ci
+defaults:
+  forks: 2
+  warmup: {iterations: 0}
+  measurement: {iterations: 1, time: 1ms}
+benchmarks:
+  - include: '^work\.repeat$'
+  - package: ../work
+    include: '^BenchmarkTwice$'
+`,
+	}
+	for name, body := range files {
+		path := filepath.Join(mod, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"GOFLAGS=", "GOWORK=", "BENCHSPEC_PARENT=", "BENCHSPEC_CACHE=" + t.TempDir(),
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1"}
+	lines := []string{"go mod init example.com/yourmodule"}
+	if recipe == "workspace" {
+		lines = append(lines, "go work init . ../benchspec", "go mod edit -tool=github.com/benchspec/benchspec/cmd/benchspec")
+	} else {
+		env = append(env, "GOWORK=off")
+		lines = append(lines, "go mod edit -require=github.com/benchspec/benchspec@v0.0.0 -replace=github.com/benchspec/benchspec=../benchspec -tool=github.com/benchspec/benchspec/cmd/benchspec",
+			"go mod tidy")
+	}
+	lines = append(lines, "git init -q", "git add -A", "git commit -q -m recipe")
+	for _, line := range lines {
+		cmd := exec.Command("sh", "-c", line)
+		cmd.Dir, cmd.Env = mod, append(os.Environ(), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
+	}
+	return mod, env
+}
+
+// The documented recipes hold for ab against a git revision: the
+// revision, unpacked in the cache, is built with the working tree's
+// workspace (or its replace) with absolute paths, where the recipe's
+// ../benchspec means nothing; both sides run their suite's benchmark and
+// their package's.
+func TestABAtARevisionOfEachRecipe(t *testing.T) {
+	suitetest.SkipShort(t)
+	for _, recipe := range []string{"workspace", "replace"} {
+		t.Run(recipe, func(t *testing.T) {
+			mod, env := recipeModule(t, recipe)
+			out, stderr, code := benchspecIn(t, mod, env,
+				"ab", "--quiet", "--base", "HEAD", "--new", ".", "--suite", "./bench", "--format", "json", "--threshold", "50%", "bench/ci.yaml")
+			if code != 0 {
+				t.Fatalf("ab --base HEAD --new . --suite ./bench: exit %d, want 0\n%s", code, stderr)
+			}
+			if a, b := abForks(t, out); a != 4 || b != 4 {
+				t.Errorf("forks that ran: base %d, new %d; want 4 each (2 runs of 2 forks)\n%s", a, b, stderr)
+			}
+		})
+	}
+}
+
+// A third-party module's benchmarks run from a workspace: the package,
+// in the read-only module cache, is built from a copy with the
+// workspace's build list (the go command refuses the -modfile that
+// module mode uses). The package is xxhash, a dependency of benchspec,
+// so in the workspace's build list.
+func TestThirdPartyPackageFromAWorkspace(t *testing.T) {
+	suitetest.SkipShort(t)
+	mod, env := recipeModule(t, "workspace")
+	spec := "version: 1\nname: dep\nbenchmarks:\n  - package: github.com/cespare/xxhash/v2\n    include: '^BenchmarkSum64$'\n"
+	if err := os.WriteFile(filepath.Join(mod, "bench", "dep.yaml"), []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := benchspecIn(t, mod, env, "plan", "--allow-packages-outside-module", "bench/dep.yaml")
+	if code != 0 || !strings.Contains(out, "Sum64/4KB") {
+		t.Fatalf("plan of xxhash's benchmarks from a workspace: exit %d, want 0 and its runs\n%s\n%s", code, out, stderr)
+	}
+}

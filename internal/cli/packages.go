@@ -29,7 +29,7 @@ func Builds() Registry {
 		}
 		return c, nil
 	}}
-	return Registry{Packages: b.Benchmarks, Build: b.BuildSuite}
+	return Registry{Packages: b.Benchmarks, Build: b.BuildSuite, Checkout: b.AddCheckout}
 }
 
 // withPackages returns the registered benchmarks and, when the specs

@@ -57,6 +57,13 @@ func resolveBuild(ctx context.Context, reg Registry, side, suitePkg string, spec
 		if err != nil {
 			return nil, err
 		}
+		if reg.Checkout != nil {
+			root, err := gitOut(ctx, "rev-parse", "--show-toplevel")
+			if err != nil {
+				return nil, err
+			}
+			reg.Checkout(dir, root)
+		}
 	}
 	if suitePkg == "" {
 		return b, nil

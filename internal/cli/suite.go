@@ -47,6 +47,10 @@ type Registry struct {
 	// in dir as the build says (nil: the plain one) and returns its
 	// path; nil: --suite names binaries only.
 	Build func(ctx context.Context, dir, pkg string, build *spec.Build) (string, error)
+	// Checkout tells Build and Packages that dir holds a checkout of a
+	// git revision of the working tree at worktree (ab's sides), whose
+	// go commands see the working tree's workspace; nil: they do not.
+	Checkout func(dir, worktree string)
 	// Formats adds output formats to run's --format beyond
 	// internal/format's: cmd/benchspec adds html.
 	Formats map[string]format.Renderer

@@ -242,6 +242,7 @@ func (b *Builder) build(ctx context.Context, cache, dir, pkg, importPath, overla
 	bin := filepath.Join(tmp, "pkg.test")
 	args := append([]string{"test", "-c", "-o", bin, "-overlay", overlayFile}, mf.args()...)
 	args = append(args, x.args...)
+	x = mf.apply(x)
 	if _, err := b.goCmd(ctx, dir, x, append(args, pkg)...); err != nil {
 		return "", fmt.Errorf("building the test binary of %s failed: %w", importPath, err)
 	}
@@ -281,13 +282,23 @@ func install(cache, bin, name string) (string, error) {
 // environment of the variant x, and returns its stdout; a failure carries
 // its stderr.
 func (b *Builder) goCmd(ctx context.Context, dir string, x variant, args ...string) (string, error) {
+	env, err := b.checkoutEnv(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	return b.run(ctx, dir, append(env, x.env...), args...)
+}
+
+// run runs the go command in dir with env added to this process's
+// environment; goCmd's, without a checkout's environment.
+func (b *Builder) run(ctx context.Context, dir string, env []string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, b.goBin(), args...)
 	cmd.Dir = dir
 	// A go or toolchain line of the package's go.mod must not download
 	// and run another toolchain: the go command on PATH builds, or says
 	// why it cannot. Only a spec's build names another (x.env, later in
 	// the list, wins).
-	cmd.Env = append(append(os.Environ(), "GOTOOLCHAIN=local"), x.env...)
+	cmd.Env = append(append(os.Environ(), "GOTOOLCHAIN=local"), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -514,7 +514,7 @@ func Clear(cache string) ([]Entry, error) {
 		}
 		os.Remove(e.Path + sumExt)
 	}
-	for _, dir := range []string{"index", "overlay", "modules"} {
+	for _, dir := range []string{"index", "overlay", "modules", "workspaces"} {
 		if err := os.RemoveAll(filepath.Join(cache, dir)); err != nil {
 			return entries, err
 		}

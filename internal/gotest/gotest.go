@@ -72,6 +72,7 @@ type Builder struct {
 
 	mu     sync.Mutex
 	loaded map[string]loaded // by the package as the spec writes it, and the variant
+	co     checkouts
 }
 
 type loaded struct {
@@ -264,6 +265,9 @@ func (b *Builder) load(ctx context.Context, dir, pkg string, x variant) (*Packag
 		return nil, fmt.Errorf("test binary cache: %w", err)
 	}
 	fp := fingerprint(b.goBin(), dir, arg, x)
+	if env, err := b.checkoutEnv(ctx, dir); err != nil || env != nil {
+		fp = "" // a generated workspace: as a workspace, built every time
+	}
 	p, err := readIndex(cache, fp)
 	if p != nil {
 		return p, nil

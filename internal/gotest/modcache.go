@@ -23,11 +23,22 @@ import (
 // the user's go.mod and go.sum are never written, and the build list is
 // the same, since the copy has the same go.mod as the original.
 
-// modFile is the -modfile of a package build ("": none) and what removes
-// it after the build.
+// modFile is the -modfile of a package build ("": none), or the
+// environment that names its workspace instead (GOWORK), and what
+// removes it after the build.
 type modFile struct {
 	path    string
+	env     []string
 	cleanup func()
+}
+
+// apply is the variant x with m's environment added.
+func (m *modFile) apply(x variant) variant {
+	if m == nil || len(m.env) == 0 {
+		return x
+	}
+	x.env = append(append([]string{}, x.env...), m.env...)
+	return x
 }
 
 func (m *modFile) args() []string {
@@ -51,15 +62,15 @@ func (b *Builder) outOfModuleCache(ctx context.Context, cache, dir, pkg string, 
 	if l.Module == nil || l.Module.Main || l.Module.Dir == "" {
 		return l, nil, nil
 	}
-	out, err := b.goCmd(ctx, dir, x, "env", "GOMODCACHE", "GOMOD")
+	out, err := b.goCmd(ctx, dir, x, "env", "GOMODCACHE", "GOMOD", "GOWORK")
 	if err != nil {
 		return nil, nil, err
 	}
-	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	if len(lines) != 2 {
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 3 {
 		return nil, nil, fmt.Errorf("unexpected go env output %q", out)
 	}
-	modcache, gomod := lines[0], lines[1]
+	modcache, gomod, gowork := lines[0], lines[1], lines[2]
 	if modcache == "" || !within(l.Dir, modcache) {
 		return l, nil, nil
 	}
@@ -72,26 +83,16 @@ func (b *Builder) outOfModuleCache(ctx context.Context, cache, dir, pkg string, 
 	if err := copyModule(l.Module.Dir, copyDir); err != nil {
 		return nil, nil, fmt.Errorf("copying module %s out of the module cache, so that benchspec's driver can be added to its package %s: %w", l.Module.Path, l.ImportPath, err)
 	}
-	tmp, err := os.MkdirTemp(cache, ".modfile-")
+	var mf *modFile
+	if gowork != "" && gowork != "off" {
+		mf, err = b.workspaceWith(ctx, cache, gowork, l.Module.Path, copyDir)
+	} else {
+		mf, err = b.modFileWith(ctx, cache, dir, x, gomod, l.Module.Path, copyDir)
+	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("test binary cache: %w", err)
-	}
-	mf := &modFile{path: filepath.Join(tmp, "go.mod"), cleanup: func() { os.RemoveAll(tmp) }}
-	if err := copyFile(gomod, mf.path, 0o644); err != nil {
-		mf.close()
-		return nil, nil, fmt.Errorf("test binary cache: %w", err)
-	}
-	if gosum := strings.TrimSuffix(gomod, ".mod") + ".sum"; fileExists(gosum) {
-		if err := copyFile(gosum, filepath.Join(tmp, "go.sum"), 0o644); err != nil {
-			mf.close()
-			return nil, nil, fmt.Errorf("test binary cache: %w", err)
-		}
-	}
-	if _, err := b.goCmd(ctx, dir, x, "mod", "edit", "-replace="+l.Module.Path+"="+copyDir, mf.path); err != nil {
-		mf.close()
 		return nil, nil, err
 	}
-	copied, err := b.list(ctx, dir, pkg, x, mf.args()...)
+	copied, err := b.list(ctx, dir, pkg, mf.apply(x), mf.args()...)
 	if err != nil {
 		mf.close()
 		return nil, nil, err
@@ -101,6 +102,52 @@ func (b *Builder) outOfModuleCache(ctx context.Context, cache, dir, pkg string, 
 		return nil, nil, fmt.Errorf("package %s: the copy of module %s in %s was not used (go list says %s)", l.ImportPath, l.Module.Path, copyDir, copied.Dir)
 	}
 	return copied, mf, nil
+}
+
+// modFileWith writes a copy of the go.mod file gomod (and its go.sum)
+// that replaces module path by the directory dst, as a -modfile.
+func (b *Builder) modFileWith(ctx context.Context, cache, dir string, x variant, gomod, path, dst string) (*modFile, error) {
+	tmp, err := os.MkdirTemp(cache, ".modfile-")
+	if err != nil {
+		return nil, fmt.Errorf("test binary cache: %w", err)
+	}
+	mf := &modFile{path: filepath.Join(tmp, "go.mod"), cleanup: func() { os.RemoveAll(tmp) }}
+	if err := copyFile(gomod, mf.path, 0o644); err != nil {
+		mf.close()
+		return nil, fmt.Errorf("test binary cache: %w", err)
+	}
+	if gosum := strings.TrimSuffix(gomod, ".mod") + ".sum"; fileExists(gosum) {
+		if err := copyFile(gosum, filepath.Join(tmp, "go.sum"), 0o644); err != nil {
+			mf.close()
+			return nil, fmt.Errorf("test binary cache: %w", err)
+		}
+	}
+	if _, err := b.goCmd(ctx, dir, x, "mod", "edit", "-replace="+path+"="+dst, mf.path); err != nil {
+		mf.close()
+		return nil, err
+	}
+	return mf, nil
+}
+
+// workspaceWith is, in workspace mode (where the go command refuses a
+// -modfile), a copy of the workspace gowork that replaces module path by
+// the directory dst, as GOWORK: the package is built with the
+// workspace's build list, as the user's go test builds it.
+func (b *Builder) workspaceWith(ctx context.Context, cache, gowork, path, dst string) (*modFile, error) {
+	w, err := b.readWork(ctx, gowork)
+	if err != nil {
+		return nil, err
+	}
+	w.addReplace(path, dst)
+	sum := strings.TrimSuffix(gowork, ".work") + ".work.sum"
+	if !fileExists(sum) {
+		sum = ""
+	}
+	work, err := writeWork(cache, w, sum)
+	if err != nil {
+		return nil, fmt.Errorf("test binary cache: %w", err)
+	}
+	return &modFile{env: []string{"GOWORK=" + work}}, nil
 }
 
 // within reports whether path is dir or beneath it.

@@ -112,3 +112,44 @@ func TestLoadBuildsAPackageOfTheModuleCache(t *testing.T) {
 		t.Errorf("after the copy was removed: %+v, %v; want it copied and built again", again, err)
 	}
 }
+
+// In workspace mode, where the go command refuses a -modfile, a
+// dependency's package is built with a copy of the workspace that
+// replaces its module by the copy: the workspace's build list, and the
+// user's go.work untouched.
+func TestLoadBuildsAPackageOfTheModuleCacheInAWorkspace(t *testing.T) {
+	skipShort(t)
+	t.Setenv("GOPROXY", fileProxy(t))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOMODCACHE", t.TempDir())
+	t.Setenv("GOFLAGS", "-modcacherw")
+	t.Setenv("GOWORK", "")
+	root := t.TempDir()
+	main := filepath.Join(root, "main")
+	if err := os.MkdirAll(main, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gomod := "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n"
+	if err := os.WriteFile(filepath.Join(main, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dl := exec.Command("go", "mod", "download", "example.com/dep")
+	dl.Dir = main
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download: %v\n%s", err, out)
+	}
+	gowork := "go 1.22\n\nuse ./main\n"
+	if err := os.WriteFile(filepath.Join(root, "go.work"), []byte(gowork), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := (&Builder{CacheDir: t.TempDir()}).LoadIn(context.Background(), main, "example.com/dep")
+	if err != nil {
+		t.Fatalf("%v\nwant the package built in the workspace", err)
+	}
+	if !slices.Equal(p.Benchmarks, []string{"BenchmarkAdd"}) {
+		t.Errorf("package %+v, want BenchmarkAdd", p)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "go.work")); string(got) != gowork {
+		t.Errorf("go.work was written:\n%s", got)
+	}
+}
