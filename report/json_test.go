@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -106,17 +107,23 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
+// otherKeys are the keys every report has besides schema_version and runs.
+const otherKeys = `"complete": true, "suite": "s", "env": {}, "specs": [], `
+
 func TestRead(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc, err string
 	}{
-		{"unknown fields are fine", `{"schema_version": 1, "from_the_future": true, "runs": []}`, ""},
-		{"version 1", `{"schema_version": 1, "runs": []}`, ""},
+		{"unknown fields are fine", `{"schema_version": 1, ` + otherKeys + `"from_the_future": true, "runs": []}`, ""},
+		{"version 1", `{"schema_version": 1, ` + otherKeys + `"runs": []}`, ""},
+		{"nulls are keys", `{"schema_version": 2, "complete": false, "suite": "", "env": {}, "specs": null, "runs": null}`, ""},
 		{"newer version", `{"schema_version": 3}`, "unsupported schema_version 3 (this build reads 1 and 2)"},
 		{"no version", `{"runs": []}`, "unsupported schema_version 0"},
+		{"no runs", `{"schema_version": 2, "x": "aaaa"}`, `not a batch's report: it has no "complete", "suite", "env", "specs", "runs"`},
+		{"one key missing", `{"schema_version": 2, "complete": true, "suite": "s", "env": {}, "runs": []}`, `it has no "specs" (`},
 		{"not JSON", `score: 1`, "reading JSON report"},
 		{"string number", `{"schema_version": 1, "env": {"timer_overhead_ns": "NaN"}}`, "number or null expected"},
-		{"trailing newline is fine", "{\"schema_version\": 1, \"runs\": []}\n\n", ""},
+		{"trailing newline is fine", "{\"schema_version\": 1, " + otherKeys + "\"runs\": []}\n\n", ""},
 		{"trailing garbage", `{"schema_version": 1, "runs": []} garbage`, "data after the report"},
 		{"a second report", `{"schema_version": 1, "runs": []}{"schema_version": 1, "runs": []}`, "data after the report"},
 		{"a stray brace", `{"schema_version": 1, "runs": []}}`, "data after the report"},
@@ -129,13 +136,33 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// TestReadIsBounded: an input over MaxBytes is refused having read at
+// most MaxBytes+1 bytes of it, whatever it holds.
+func TestReadIsBounded(t *testing.T) {
+	endless := io.MultiReader(strings.NewReader(`{"schema_version": 2, "x": "`), letters{})
+	_, err := Read(endless)
+	if err == nil || !strings.Contains(err.Error(), "more than a report may have (256 MiB)") {
+		t.Errorf("Read of an endless input: %v", err)
+	}
+}
+
+// letters is an endless reader of a's.
+type letters struct{}
+
+func (letters) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	return len(p), nil
+}
+
 // An ok run's statistics are finite: null (how JSON carries a value
 // that is not finite) is refused where Build always writes a number,
 // naming the run and the field; failed and skipped runs may carry null,
 // and so may what does not exist (the error of one fork).
 func TestReadRefusesNullStatisticsInOkRuns(t *testing.T) {
 	run := func(status, primary string) string {
-		return `{"schema_version": 2, "runs": [{"key": "a:avgt", "mode": "avgt", "status": "` + status + `", "primary_metric": ` + primary + `}]}`
+		return `{"schema_version": 2, ` + otherKeys + `"runs": [{"key": "a:avgt", "mode": "avgt", "status": "` + status + `", "primary_metric": ` + primary + `}]}`
 	}
 	const good = `{"score": 12, "score_error": 3, "score_confidence": [9, 15], "iteration_error": 1, "count": 4, "stdev": 1.5, "min": 10, "max": 14,
 		"percentiles": {"0.0": 10, "100.0": 14}, "raw_data": [[10, 11], [13, 14]]}`
@@ -206,7 +233,7 @@ func TestPercentilesJSONOrder(t *testing.T) {
 // iteration error, and the error that counts forks is computed from its
 // raw data.
 func TestReadUpgradesVersion1(t *testing.T) {
-	doc := `{"schema_version": 1, "runs": [{"key": "a#avgt", "mode": "avgt", "status": "ok", "primary_metric": {
+	doc := `{"schema_version": 1, ` + otherKeys + `"runs": [{"key": "a#avgt", "mode": "avgt", "status": "ok", "primary_metric": {
 		"score": 12, "score_error": 3.965719, "score_unit": "ns/op", "count": 6, "min": 10, "max": 14,
 		"raw_data": [[10, 11, 12], [12, 13, 14]]},
 		"secondary_metrics": {"allocs/op": {"score": 3, "score_error": 636.619, "raw_data": [[2], [4]]}}}]}`

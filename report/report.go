@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -374,39 +373,6 @@ type Iteration struct {
 	// benchmark removed it (b.ReportMetric(0, "ns/op")); Score is null.
 	NoTime  bool             `json:"no_time,omitempty"`
 	Metrics map[string]Float `json:"metrics,omitempty"`
-}
-
-// Read decodes a JSON report. Fields it does not know are ignored, so that
-// a newer report stays readable; a report of another schema version is an
-// error.
-func Read(r io.Reader) (*Report, error) {
-	var rep Report
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&rep); err != nil {
-		return nil, fmt.Errorf("report: reading JSON report: %w", err)
-	}
-	// A report is one JSON value: anything after it (a second report
-	// appended, a truncated rewrite) means the file is not what it says.
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("report: reading JSON report: data after the report, at byte %d", dec.InputOffset())
-	}
-	switch rep.SchemaVersion {
-	case SchemaVersion:
-	case 1:
-		upgradeV1(&rep)
-	default:
-		return nil, fmt.Errorf("report: unsupported schema_version %d (this build reads 1 and %d)",
-			rep.SchemaVersion, SchemaVersion)
-	}
-	for i := range rep.Runs {
-		if err := checkRun(&rep.Runs[i]); err != nil {
-			return nil, fmt.Errorf("report: runs[%d] (%s): %w", i, rep.Runs[i].Key, err)
-		}
-	}
-	if err := checkReport(&rep); err != nil {
-		return nil, err
-	}
-	return &rep, nil
 }
 
 // checkRun refuses a run that no Build writes: an unknown status, or an
