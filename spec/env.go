@@ -40,77 +40,146 @@ func ParseSize(s string) (uint64, error) {
 }
 
 // A spec may only run the suite's code and the packages of its own
-// module. The variables below would let the spec's env change which code
-// runs: in the fork itself, in anything it starts, and in a go command a
-// benchmark or the go test bridge runs with it. Each is refused at its
-// key, with its reason. Runtime settings of the code that does run
-// (GOGC, GOMAXPROCS, GOMEMLIMIT, GODEBUG, GOEXPERIMENT, which is read
-// only when compiling) stay allowed: they change how the code runs, not
-// which code. RefusedEnvNames lists them all for messages and the schema.
+// module. A variable of the spec's env that makes a program load or run
+// other code — the fork itself, anything it starts (a shell, an
+// interpreter, git), a go command a benchmark or the go test bridge
+// runs — is refused at its key, by its class: the kinds of variable
+// through which programs find code (a search path, options, a start-up
+// file, a configuration, a helper program, a home, an interpreter's own
+// variables), matched by the words of the name, so that a variant of a
+// listed name (LUA_INIT_5_4, JDK_JAVA_OPTIONS, GIT_CONFIG_GLOBAL) is
+// refused as its class is. A few names keep reasons of their own (the go
+// command's, the shells'). Runtime settings of the code that does run
+// (GOGC, GOMAXPROCS, GOMEMLIMIT, GODEBUG, GOEXPERIMENT, which is read only
+// when compiling) and a benchmark's own variables stay allowed: they
+// change how the code runs, not which code. A class may refuse a harmless
+// variable that shares its words (MY_CONFIG): a benchmark takes such a
+// value from its params instead.
 var (
-	// refusedPrefixes name families of variables.
-	refusedPrefixes = []struct{ prefix, reason string }{
-		{"LD_", "the dynamic loader would load other code into every process (LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT)"},
-		{"DYLD_", "the dynamic loader would load other code into every process"},
-		{"CGO_", "cgo compiler and linker flags run other tools and link other code in a go command"},
-		{"BASH_FUNC_", "bash would define these functions in every bash script a fork starts, in place of the commands they name"},
-		{"BENCHSPEC_", "benchspec's own variables tell a process its role (fork, guard); a spec sets only BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA"},
-	}
-	// refusedNames are single variables.
+	// refusedNames are single variables with reasons of their own.
 	refusedNames = sync.OnceValue(func() map[string]string {
 		return map[string]string{
 			"GCONV_PATH": "the C library would load character-conversion modules from it",
 			// What a fork or its children execute, and how shells start.
-			"PATH":         "a program a benchmark starts by name (exec.Command(\"sleep\")) would be looked up elsewhere: set it in the benchmark's own code if it needs another",
-			"BASH_ENV":     "every bash script a fork starts would first run this file",
-			"ENV":          "every sh script a fork starts would first run this file",
-			"IFS":          "shell scripts a fork starts would split their words differently",
-			"SHELLOPTS":    "bash scripts a fork starts would run with other options",
-			"BASHOPTS":     "bash scripts a fork starts would run with other options",
-			"PS4":          "with tracing on, bash would run the command substitutions in it",
-			"PERL5OPT":     "every perl a fork starts would load other modules",
-			"PERL5LIB":     "every perl a fork starts would load modules from elsewhere",
-			"PYTHONPATH":   "every python a fork starts would import modules from elsewhere",
-			"PYTHONHOME":   "every python a fork starts would use another standard library",
-			"RUBYOPT":      "every ruby a fork starts would load other code",
-			"RUBYLIB":      "every ruby a fork starts would load libraries from elsewhere",
-			"NODE_OPTIONS": "every node a fork starts would load other code (--require)",
-			"GOTOOLCHAIN":  "the go command would download and run another toolchain (a build of the suite by another toolchain is a spec's builds: toolchain:)",
-			"GOFLAGS":      "flags for every go command (-toolexec, -overlay, -modfile, -ldflags) run other code or build other sources",
-			"GOROOT":       "the go command and the compiler would use another toolchain and standard library",
-			"GOPATH":       "the go command would read modules from another cache",
-			"GOMODCACHE":   "the go command would read module sources from another directory",
-			"GOCACHE":      "the go command would link compiled objects from another build cache",
-			"GOENV":        "a go.env file can set every variable of this list",
-			"GOWORK":       "a workspace file replaces the module's dependencies with other directories",
-			"GOPROXY":      "the go command would fetch modules from elsewhere",
-			"GOSUMDB":      "the go command would not check downloaded modules against the checksum database",
-			"GONOSUMDB":    "the go command would not check downloaded modules against the checksum database",
-			"GONOSUMCHECK": "the go command would not check downloaded modules against the checksum database",
-			"GOPRIVATE":    "the go command would not check downloaded modules against the checksum database",
-			"GOINSECURE":   "the go command would fetch modules without TLS or checksums",
-			"GONOPROXY":    "the go command would fetch modules from elsewhere",
-			"GOVCS":        "the go command would fetch modules with other version-control tools",
-			"CC":           "the go command would run another C compiler",
-			"CXX":          "the go command would run another C++ compiler",
-			"FC":           "the go command would run another Fortran compiler",
-			"AR":           "the go command would run another archiver",
-			"PKG_CONFIG":   "the go command would run another pkg-config",
+			"PATH":           "a program a benchmark starts by name (exec.Command(\"sleep\")) would be looked up elsewhere: set it in the benchmark's own code if it needs another",
+			"BASH_ENV":       "every bash script a fork starts would first run this file",
+			"ENV":            "every sh script a fork starts would first run this file",
+			"IFS":            "shell scripts a fork starts would split their words differently",
+			"SHELLOPTS":      "bash scripts a fork starts would run with other options",
+			"BASHOPTS":       "bash scripts a fork starts would run with other options",
+			"PS1":            "an interactive shell would run the command substitutions in it",
+			"PS2":            "an interactive shell would run the command substitutions in it",
+			"PS4":            "with tracing on, bash would run the command substitutions in it",
+			"PROMPT_COMMAND": "an interactive bash would run it before every prompt",
+			"MAKEFILES":      "every make a fork starts would first read these makefiles",
+			"GOTOOLCHAIN":    "the go command would download and run another toolchain (a build of the suite by another toolchain is a spec's builds: toolchain:)",
+			"GOFLAGS":        "flags for every go command (-toolexec, -overlay, -modfile, -ldflags) run other code or build other sources",
+			"GOROOT":         "the go command and the compiler would use another toolchain and standard library",
+			"GOPATH":         "the go command would read modules from another cache",
+			"GOMODCACHE":     "the go command would read module sources from another directory",
+			"GOCACHE":        "the go command would link compiled objects from another build cache",
+			"GOENV":          "a go.env file can set every variable of this list",
+			"GOWORK":         "a workspace file replaces the module's dependencies with other directories",
+			"GOPROXY":        "the go command would fetch modules from elsewhere",
+			"GOSUMDB":        "the go command would not check downloaded modules against the checksum database",
+			"GONOSUMDB":      "the go command would not check downloaded modules against the checksum database",
+			"GONOSUMCHECK":   "the go command would not check downloaded modules against the checksum database",
+			"GOPRIVATE":      "the go command would not check downloaded modules against the checksum database",
+			"GOINSECURE":     "the go command would fetch modules without TLS or checksums",
+			"GONOPROXY":      "the go command would fetch modules from elsewhere",
+			"GOVCS":          "the go command would fetch modules with other version-control tools",
+			"CC":             "the go command would run another C compiler",
+			"CXX":            "the go command would run another C++ compiler",
+			"FC":             "the go command would run another Fortran compiler",
+			"AR":             "the go command would run another archiver",
+			"PKG_CONFIG":     "the go command would run another pkg-config",
 		}
 	})
+	// envClasses are the classes, in the order a name is judged: the
+	// first pattern that matches names the class in the message.
+	envClasses = []envClass{
+		{"benchspec's own variable", "it tells a process its role (fork, guard); a spec sets only BENCHSPEC_RLIMIT_AS and BENCHSPEC_RLIMIT_DATA",
+			[]string{"BENCHSPEC_*"}},
+		{"the dynamic loader's", "the dynamic loader would load other code into every process (LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT)",
+			[]string{"LD_*", "DYLD_*", "*PRELOAD*"}},
+		{"an interpreter's or tool's own variable", "it chooses the code, modules, configuration, hooks or helper programs of what a fork starts (cgo, bash, git, python, perl, ruby, node, java, lua, php, R, tcl, guile, .NET)",
+			[]string{"CGO_*", "BASH_FUNC_*", "GIT_*", "PYTHON*", "PERL*", "RUBY*", "GEM_*", "BUNDLE_*", "NODE_*", "NPM_*",
+				"JAVA*", "_JAVA*", "JDK_*", "LUA_*", "PHP*", "R_*", "TCL*", "GUILE_*", "DOTNET_*", "CORECLR_*", "COMPLUS_*"}},
+		{"a search path", "a program would load code or libraries, or find the programs it runs, where it names",
+			[]string{"*PATH*", "*LIBRAR*", "*LIB", "*LIBS", "*MODULES", "*PLUGIN", "*PLUGINS"}},
+		{"options", "options of an interpreter, runtime or tool can make it load other code (-r, --require, -javaagent, -toolexec)",
+			[]string{"*OPT", "*OPTS", "*OPTION", "*OPTIONS", "*FLAGS"}},
+		{"a start-up file or code", "a shell or interpreter would run it before anything else",
+			[]string{"KSH_ENV", "ZSH_ENV", "*INIT", "*STARTUP", "*RC", "*DOTDIR"}},
+		{"a configuration", "a tool that reads it would run the programs, hooks or modules it names (git's core.pager, openssl's engines)",
+			[]string{"*CONFIG*", "*CONF", "*CFG"}},
+		{"a helper program", "a program a fork starts would run it",
+			[]string{"*COMMAND", "*CMD", "*SHELL", "*PAGER", "*EDITOR", "*VISUAL", "*BROWSER", "*ASKPASS", "*WRAPPER",
+				"*PROGRAM", "*EXECUTABLE", "*HOOK", "*HOOKS", "LESSOPEN", "LESSCLOSE"}},
+		{"the home of a tool", "a program would use the code, modules or configuration found there",
+			[]string{"*HOME", "*ROOT"}},
+	}
+	// envAllowed are the words a class's *SUFFIX matches that name no
+	// code: SRC is not an rc file. (HOME, where a program keeps its
+	// files, is allowed by name: a benchmark may move it.)
+	envAllowed = []string{"SRC"}
 )
 
-// RefusedEnvNames lists what a spec's env may not set: the single names
-// and, as PREFIX*, the families, sorted; for messages.
+// An envClass is a kind of variable a spec may not set: its name for
+// messages and the docs, why, and its patterns. A pattern is matched on
+// the name upper-cased: PREFIX* and NAME on the whole name, *SUFFIX and
+// *PART* on each of its words (split at '_', numbers such as the 5_4 of
+// LUA_INIT_5_4 left out), so that JDK_JAVA_OPTIONS is options as
+// JAVA_OPTIONS is.
+type envClass struct {
+	name, reason string
+	patterns     []string
+}
+
+// match returns the class's pattern that matches the upper-cased name
+// with its words, or "".
+func (c *envClass) match(name string, words []string) string {
+	for _, p := range c.patterns {
+		core := strings.Trim(p, "*")
+		switch {
+		case strings.HasPrefix(p, "*") && strings.HasSuffix(p, "*"):
+			if slices.ContainsFunc(words, func(w string) bool { return strings.Contains(w, core) }) {
+				return p
+			}
+		case strings.HasPrefix(p, "*"):
+			if slices.ContainsFunc(words, func(w string) bool { return strings.HasSuffix(w, core) && !slices.Contains(envAllowed, w) }) {
+				return p
+			}
+		case strings.HasSuffix(p, "*"):
+			if strings.HasPrefix(name, core) {
+				return p
+			}
+		case name == p:
+			return p
+		}
+	}
+	return ""
+}
+
+// RefusedEnvClasses describes the classes of variables a spec's env may
+// not set, each as its name and patterns, in the order they are judged;
+// for the schema's description and the docs.
+func RefusedEnvClasses() []string {
+	out := make([]string, len(envClasses))
+	for i, c := range envClasses {
+		out[i] = c.name + " (" + strings.Join(c.patterns, ", ") + ")"
+	}
+	return out
+}
+
+// RefusedEnvNames lists the single names a spec's env may not set, with
+// reasons of their own, sorted.
 func RefusedEnvNames() []string {
 	var out []string
 	for name := range refusedNames() {
 		out = append(out, name)
 	}
 	sort.Strings(out)
-	for _, p := range refusedPrefixes {
-		out = append(out, p.prefix+"*")
-	}
 	return out
 }
 
@@ -122,12 +191,25 @@ func RefusedEnv(name string) string {
 	if r, ok := refusedNames()[name]; ok {
 		return r
 	}
-	for _, p := range refusedPrefixes {
-		if strings.HasPrefix(name, p.prefix) {
-			return p.reason
+	upper := strings.ToUpper(name)
+	if upper == "HOME" {
+		return ""
+	}
+	words := envWords(upper)
+	for _, c := range envClasses {
+		if p := c.match(upper, words); p != "" {
+			return "it is " + c.name + " (" + p + "): " + c.reason
 		}
 	}
 	return ""
+}
+
+// envWords splits an upper-cased name at '_' into its words, without
+// empty words and numbers (LUA_INIT_5_4 is LUA, INIT).
+func envWords(name string) []string {
+	return slices.DeleteFunc(strings.Split(name, "_"), func(w string) bool {
+		return strings.Trim(w, "0123456789") == ""
+	})
 }
 
 // checkEnv checks what the schema cannot say about an env mapping (of the
@@ -152,7 +234,7 @@ func (d *document) checkEnv(ptr string, v any) {
 			continue
 		}
 		if why := RefusedEnv(k); why != "" {
-			d.errorKey(kp, "%s: a spec may not set %s: %s (a spec's env may not set any of %s)", d.display(ptr), k, why, strings.Join(RefusedEnvNames(), ", "))
+			d.errorKey(kp, "%s: a spec may not set %s: %s (docs/security.md lists what env may not set)", d.display(ptr), k, why)
 			continue
 		}
 		s, ok := env[k].(string)
