@@ -64,7 +64,7 @@ func TestReportWriteFailureKeepsJournal(t *testing.T) {
 	for _, c := range []struct{ out, want string }{
 		{dir, "is a directory"},
 		{filepath.Join(dir, "missing", "r.json"), "does not exist"},
-		{filepath.Join(dir, "dangling"), "does not exist"},
+		{filepath.Join(dir, "dangling"), "is a symbolic link"},
 	} {
 		r := suite(t, "run", spec, "--quiet", "--out", c.out)
 		if r.Code != 2 || !strings.Contains(r.Stderr, c.out) || !strings.Contains(r.Stderr, c.want) {
@@ -132,7 +132,7 @@ func TestOutputMayNotOverwriteAnInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--out", spec}, "is the spec"},
-		{[]string{"--out", link}, "is the spec"},
+		{[]string{"--out", link}, "is a symbolic link"},
 		{[]string{"--journal", spec}, "is the spec"},
 		{[]string{"--out", filepath.Join(dir, ".", "q.yaml")}, "is the spec"},
 		{[]string{"--out", x, "--journal", x}, "are the same file"},

@@ -56,6 +56,10 @@ func runHistory(e *cli.Env, args []string) int {
 	if !outputOK(e, *out) {
 		return exitUsage
 	}
+	if err := cli.CheckOutsideResults("--out", *out, dirs); err != nil {
+		e.Errorf("%v", err)
+		return exitUsage
+	}
 	read, err := history.Read(dirs)
 	if err != nil {
 		return e.Fail(err)

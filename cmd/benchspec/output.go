@@ -3,13 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/benchspec/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/report"
 )
 
-// readReport reads the JSON report at path; "-" is stdin.
+// readReport reads the JSON report at path (report.ReadFile: a regular
+// file of at most report.MaxBytes, refused before it is read otherwise);
+// "-" is stdin, bounded alike.
 func readReport(path string, stdin io.Reader) (*report.Report, error) {
 	if path == "-" {
 		rep, err := report.Read(stdin)
@@ -18,36 +19,13 @@ func readReport(path string, stdin io.Reader) (*report.Report, error) {
 		}
 		return rep, nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rep, err := report.Read(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return rep, nil
+	return report.ReadFile(path)
 }
 
-// outputOK checks --out before anything is read (cli.CheckOutputPath,
-// cli.CheckOverwrite): it is written, and it is none of the input files
-// (report --format text --out r.json r.json would replace the JSON with
-// its table). It prints why not and returns false.
-func outputOK(e *cli.Env, out string, inputs ...string) bool {
-	if err := cli.CheckOutputPath("--out", out); err != nil {
-		e.Errorf("%v", err)
-		return false
-	}
-	var in []cli.NamedPath
-	for _, p := range inputs {
-		if p != "-" {
-			in = append(in, cli.NamedPath{What: "an input", Path: p})
-		}
-	}
-	if err := cli.CheckOverwrite(in, []cli.NamedPath{{What: "--out", Path: out}}); err != nil {
-		e.Errorf("%v", err)
-		return false
-	}
-	return true
+// outputOK checks --out before anything is read (cli.Env.OutputsOK): it
+// can be written, it is no symbolic link, and it is none of the reports
+// read (report --format text --out r.json r.json would replace the JSON
+// with its table). It prints why not and returns false.
+func outputOK(e *cli.Env, out string, reports ...string) bool {
+	return e.OutputsOK(cli.Inputs("the report read", reports...), cli.NamedPath{What: "--out", Path: out})
 }

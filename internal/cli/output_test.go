@@ -56,24 +56,43 @@ func TestWriteOutputReplacesRegularFiles(t *testing.T) {
 	}
 }
 
-// TestWriteOutputFollowsLinksToFiles: a link to a regular file replaces
-// the file and stays a link.
-func TestWriteOutputFollowsLinksToFiles(t *testing.T) {
+// TestWriteOutputRefusesLinks: a symbolic link where an output goes —
+// to a file, to nothing, to a device — is refused, by the check before
+// the command runs and by the write itself, and neither the link nor
+// what it points to changes; a link through /proc (/dev/stdout) is
+// written in place.
+func TestWriteOutputRefusesLinks(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "real.txt")
 	os.WriteFile(target, []byte("old"), 0o644)
-	link := filepath.Join(dir, "link.txt")
-	if err := os.Symlink("real.txt", link); err != nil {
-		t.Fatal(err)
+	for name, to := range map[string]string{"file": "real.txt", "nothing": filepath.Join(dir, "missing"), "device": "/dev/null"} {
+		link := filepath.Join(dir, "link-to-"+name)
+		if err := os.Symlink(to, link); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteOutput(link, nil, writeString("new")); err == nil || !strings.Contains(err.Error(), "is a symbolic link (to "+to+")") {
+			t.Errorf("WriteOutput through a link to %s: %v, want it refused naming the link's target", name, err)
+		}
+		if err := CheckOutputs(nil, []NamedPath{{"--out", link}}); err == nil || !strings.Contains(err.Error(), "--out "+link+" is a symbolic link") {
+			t.Errorf("CheckOutputs of a link to %s: %v, want it refused", name, err)
+		}
+		if got, err := os.Readlink(link); err != nil || got != to {
+			t.Errorf("the link to %s is now %q, %v", name, got, err)
+		}
 	}
-	if err := WriteOutput(link, nil, writeString("new")); err != nil {
-		t.Fatal(err)
+	if data, _ := os.ReadFile(target); string(data) != "old" {
+		t.Errorf("the link's target holds %q, want it untouched", data)
 	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		t.Errorf("link: %v, %v; want it still a link", fi.Mode(), err)
+	if _, err := os.Stat(filepath.Join(dir, "missing")); err == nil {
+		t.Errorf("a write through a dangling link created its target")
 	}
-	if data, _ := os.ReadFile(target); string(data) != "new" {
-		t.Errorf("target content %q, want new", data)
+	if IsReplaced(filepath.Join(dir, "link-to-file")) {
+		t.Errorf("IsReplaced of a link: true, want false")
+	}
+	if _, err := os.Stat("/dev/stdout"); err == nil {
+		if err := CheckOutputs(nil, []NamedPath{{"--out", "/dev/stdout"}}); err != nil {
+			t.Errorf("--out /dev/stdout: %v; a link through /proc is written in place", err)
+		}
 	}
 }
 

@@ -7,17 +7,34 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 )
 
-// A command's outputs are checked before it does any work (before a
-// batch measures anything): an output that cannot be written would lose
-// the batch at its end, and an output that is one of the command's
-// inputs — the spec, the journal it resumes, the suite binary — or
-// another of its outputs would be destroyed by it. Paths are compared as
-// the files they resolve to (symbolic links followed, os.SameFile where
-// the file exists), never as strings.
+// The rule for every output of every command that writes (run, ab,
+// report, compare, merge, history, in every format): no output replaces
+// one of the command's inputs, or another of its outputs, and none is
+// written through a symbolic link.
+//
+//   - Checked before the command does any work (CheckOutputs, or
+//     Env.OutputsOK, which prints why not): an output that cannot be
+//     written would lose a batch at its end, and one that is an input —
+//     the spec, the report read, the journal resumed, the suite binary,
+//     a results directory's report — would be destroyed by it. Paths are
+//     compared as the files they are (os.SameFile, through links, hard
+//     links included), never as strings; an output not yet created, by
+//     its resolved path.
+//   - A symbolic link where an output goes is refused, not followed and
+//     not replaced (outputKind), except a chain through /proc
+//     (/dev/stdout, a shell's >(…)), which names an open file the user
+//     chose. Refused rather than replaced: a link there was put by
+//     someone, and the user learns of it rather than losing it.
+//   - Written as a temporary file in the output's directory, renamed
+//     over the path (WriteOutput): the rename never follows a link.
+//
+// Inputs a command only names by directory (the reports history reads)
+// are checked by the command (CheckOutsideResults).
 
 // NamedPath is a file a command reads or writes, and what names it in
 // messages ("--out", "the spec").
@@ -25,26 +42,57 @@ type NamedPath struct {
 	What, Path string
 }
 
+// Inputs names each of paths (files a command reads) as what; "" and "-"
+// (stdin) are left out.
+func Inputs(what string, paths ...string) []NamedPath {
+	var in []NamedPath
+	for _, p := range paths {
+		if p != "" && p != "-" {
+			in = append(in, NamedPath{what, p})
+		}
+	}
+	return in
+}
+
+// CheckOutputs reports, before a command does any work, why one of its
+// outputs could not be written (CheckOutputPath) or must not be
+// (CheckOverwrite).
+func CheckOutputs(inputs, outputs []NamedPath) error {
+	for _, o := range outputs {
+		if err := CheckOutputPath(o.What, o.Path); err != nil {
+			return err
+		}
+	}
+	return CheckOverwrite(inputs, outputs)
+}
+
+// OutputsOK is CheckOutputs for a command: it prints why an output is
+// refused and returns false (the command then exits ExitUsage).
+func (e *Env) OutputsOK(inputs []NamedPath, outputs ...NamedPath) bool {
+	if err := CheckOutputs(inputs, outputs); err != nil {
+		e.Errorf("%v", err)
+		return false
+	}
+	return true
+}
+
 // CheckOutputPath reports, before anything is measured, why the output
 // path (named by what) could not be written: a directory, a directory
-// that does not exist or is not writable, a link into one. A device or a
-// FIFO is written in place (WriteOutput) and is not probed: a FIFO's
-// reader may come later. "" is stdout and always fine.
+// that does not exist or is not writable, a symbolic link (outputKind).
+// A device or a FIFO is written in place (WriteOutput) and is not probed:
+// a FIFO's reader may come later. "" is stdout and always fine.
 func CheckOutputPath(what, path string) error {
 	if path == "" {
 		return nil
 	}
-	target, replace, err := outputTarget(path)
+	replace, err := outputKind(what, path)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", what, path, err)
+		return err
 	}
 	if !replace {
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			return fmt.Errorf("%s %s is a directory; name a file to write", what, path)
-		}
 		return nil
 	}
-	dir := filepath.Dir(target)
+	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -65,31 +113,35 @@ func CheckOutputPath(what, path string) error {
 	return nil
 }
 
-// CheckOverwrite reports the first output that would replace one of the
-// inputs or another output. Outputs written in place (devices, FIFOs,
-// /dev/stdout) replace nothing and are not compared; empty paths are
-// skipped.
+// CheckOverwrite reports the first output that is a symbolic link
+// (outputKind), or would replace one of the inputs or another output.
+// Outputs written in place (devices, FIFOs, /dev/stdout) replace nothing
+// and are not compared; empty paths, and inputs that do not exist (there
+// is nothing to lose), are skipped.
 func CheckOverwrite(inputs, outputs []NamedPath) error {
 	var replaced []NamedPath
 	for _, o := range outputs {
 		if o.Path == "" {
 			continue
 		}
-		target, replace, err := outputTarget(o.Path)
-		if err != nil || !replace {
+		replace, err := outputKind(o.What, o.Path)
+		if err != nil {
+			return err
+		}
+		if !replace {
 			continue
 		}
 		for _, in := range inputs {
-			if in.Path != "" && sameFile(target, in.Path) {
+			if _, err := os.Stat(in.Path); err == nil && sameFile(o.Path, in.Path) {
 				return fmt.Errorf("%s %s is %s (%s): it would be overwritten; write the output elsewhere", o.What, o.Path, in.What, in.Path)
 			}
 		}
 		for _, prev := range replaced {
-			if sameFile(target, prev.Path) {
+			if sameFile(o.Path, prev.Path) {
 				return fmt.Errorf("%s %s and %s %s are the same file: one would overwrite the other", prev.What, prev.Path, o.What, o.Path)
 			}
 		}
-		replaced = append(replaced, NamedPath{o.What, target})
+		replaced = append(replaced, o)
 	}
 	return nil
 }
@@ -123,16 +175,16 @@ func resolvedPath(path string) string {
 }
 
 // runInputs are the files run reads: the suite binary (exe, or this
-// process's), the journal it resumes and the specs.
+// process's), the journal it resumes and the specs (a directory's too).
 func runInputs(exe, resume string, specs []string) []NamedPath {
 	if exe == "" {
 		exe, _ = os.Executable()
 	}
-	in := []NamedPath{{"the suite binary", exe}, {"the journal to resume", resume}}
-	for _, s := range specs {
-		in = append(in, NamedPath{"the spec", s})
+	if files, err := specFiles(specs); err == nil {
+		specs = files
 	}
-	return in
+	in := []NamedPath{{"the suite binary", exe}, {"the journal to resume", resume}}
+	return append(in, Inputs("the spec", specs...)...)
 }
 
 // checkRunOutputs is run's check of its outputs before it loads and
@@ -196,10 +248,10 @@ func checkProfileNames(p *plan.Plan) error {
 // something other than a regular file is: a journal is created by
 // renaming a file over its path, then read back to resume, so a device
 // or FIFO there (--journal /dev/null, as root) would be replaced, and
-// could not resume.
+// could not resume; a link would be read through, then replaced.
 func checkJournalPath(what, path string) error {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s %s is not a regular file: a journal is a file a batch can be resumed from; name one", what, path)
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s %s is %s, not a regular file: a journal is a file a batch can be resumed from; name one", what, path, filehash.Kind(fi.Mode()))
 	}
 	return nil
 }

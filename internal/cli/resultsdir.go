@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/internal/history/index"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
@@ -97,7 +98,7 @@ func openResultsDir(root string, p *plan.Plan, start time.Time, resume string) (
 	if name, ok := strings.CutSuffix(resume, ".json.journal"); ok && resume != "" {
 		if same, _ := sameDir(filepath.Dir(resume), dir); same {
 			rd.report, rd.journal = name+".json", resume
-			return rd, nil
+			return rd, rd.checkOwnFiles()
 		}
 	}
 	stamp := start.UTC().Format("20060102T150405Z") + suffix
@@ -119,9 +120,55 @@ func openResultsDir(root string, p *plan.Plan, start time.Time, resume string) (
 			return nil, fmt.Errorf("--results-dir: %w", err)
 		}
 		f.Close() // the journal replaces this placeholder
+		if err := rd.checkOwnFiles(); err != nil {
+			rd.release()
+			return nil, err
+		}
 		return rd, nil
 	}
 	return nil, fmt.Errorf("--results-dir: %s: no free name for a report of %s", dir, stamp)
+}
+
+// checkOwnFiles refuses, before the batch runs, a results directory
+// whose latest report, or the report a resumed batch finishes, is
+// anything but a regular file: a link there would have the batch write
+// where the link points, a FIFO would block it at its end.
+func (rd *resultsDir) checkOwnFiles() error {
+	for _, path := range []string{rd.latest, rd.report} {
+		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("--results-dir: %s is %s, not a regular file: a results directory's reports are files benchspec writes; move it away", path, filehash.Kind(fi.Mode()))
+		}
+	}
+	return nil
+}
+
+// IsResultsFile reports whether name is one of the files run
+// --results-dir keeps in a suite's directory: a batch's report, a latest
+// copy, a journal, the history's index.
+func IsResultsFile(name string) bool {
+	latest := strings.HasPrefix(name, "latest") && strings.HasSuffix(name, ".json")
+	return index.IsReport(name) || latest || strings.HasSuffix(name, ".json.journal") || name == index.Name
+}
+
+// CheckOutsideResults refuses an output (named by what) that would
+// replace one of the files of the results directories dirs (history's
+// inputs: each a results directory or a suite's directory in one): its
+// directory is one of dirs or a directory in one, and its name is a
+// results file (IsResultsFile). Another name there, a page beside the
+// reports, is fine.
+func CheckOutsideResults(what, out string, dirs []string) error {
+	if out == "" || !IsResultsFile(filepath.Base(out)) {
+		return nil
+	}
+	parent := filepath.Dir(resolvedPath(out))
+	for _, d := range dirs {
+		for _, p := range []string{parent, filepath.Dir(parent)} {
+			if same, _ := sameDir(p, d); same {
+				return fmt.Errorf("%s %s is a file of the results directory %s, which history reads (a batch's report, a latest copy, a journal or the index): write the output elsewhere", what, out, d)
+			}
+		}
+	}
+	return nil
 }
 
 func sameDir(a, b string) (bool, error) {

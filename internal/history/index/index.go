@@ -56,9 +56,8 @@ const Version = 4
 // Size limits. Reports and the index are read as hostile input: a file
 // larger than its limit is refused before it is read.
 const (
-	// MaxReportBytes bounds one report; a nightly report of a few hundred
-	// runs with raw data is a few MiB.
-	MaxReportBytes = 256 << 20
+	// MaxReportBytes bounds one report: report.Read's bound.
+	MaxReportBytes = report.MaxBytes
 	// MaxIndexBytes bounds the index: a thousand reports of fifty runs
 	// make about 10 MiB. A larger index is ignored and rebuilt.
 	MaxIndexBytes = 256 << 20
@@ -412,11 +411,17 @@ func Append(dir string, e Entry) error {
 		return err
 	}
 	path := filepath.Join(dir, Name)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	// Never through a link, never blocking on a FIFO, never into
+	// anything but a regular file: the index is a cache, not worth a
+	// write elsewhere.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
 		return err
 	}
 	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is %s, not a regular file", path, filehash.Kind(fi.Mode()))
+	}
 	if err == nil && fi.Size() == 0 {
 		line = append([]byte(header()), line...)
 	}
