@@ -69,6 +69,9 @@ type JournalHeader struct {
 	Binaries   map[string]string `json:"binaries_sha256,omitempty"`
 	Executable string            `json:"executable"` // for readers only
 	Started    time.Time         `json:"started"`
+	// Temporary: no flag asked for the journal, which goes when its
+	// batch completes, whichever run completes it.
+	Temporary bool `json:"temporary,omitempty"`
 }
 
 // NewJournalHeader describes the batch that runs p with the suite binary

@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 )
@@ -20,16 +26,25 @@ import (
 // interrupted one's, so a rerun never throws measurements away.
 // `run --resume JOURNAL [SPEC...]` reruns only the forks JOURNAL lacks,
 // appending them; specs default to the journal's, and they and the suite
-// binary must be the ones that wrote it.
+// binary must be the ones that wrote it. A journal no flag asked for
+// says so in its header (Temporary), so that the resume that completes
+// its batch deletes it too.
+//
+// A batch holds an exclusive lock (flock) on its journal for its whole
+// life, taken before a resumed journal is read: a second run that would
+// resume or replace it fails at once, exit 2, rather than interleave its
+// forks with the first's and leave a journal neither can resume.
 
 // runJournal is the journal of one run command; nil when there is none.
 type runJournal struct {
 	j       *executor.Journal
 	resumed *executor.JournalState // nil for a new batch
-	// temporary: no flag asked for the journal; it goes once the batch
-	// completes and its report is written (discard).
+	// temporary: no flag asked for the journal (its header says so when
+	// resumed); it goes once the batch completes and its report is
+	// written (discard).
 	temporary bool
-	complete  bool // the batch ended complete (close)
+	complete  bool     // the batch ended complete (close)
+	lock      *os.File // holds the journal's lock until close
 }
 
 // journalPath is where a new batch's journal goes; "" for none.
@@ -50,9 +65,10 @@ func journalPath(flagValue, out string, p *plan.Plan) string {
 }
 
 // openJournal creates the journal of a new batch at path, or opens the
-// resumed one, after checking that it belongs to this plan and build. It
-// prints why it cannot and returns false.
-func openJournal(e *Env, p *plan.Plan, exe, path string, resumed *executor.JournalState) (*runJournal, bool) {
+// resumed one, after checking that it belongs to this plan and build;
+// temporary says no flag asked for a new batch's journal. It prints why
+// it cannot and returns false.
+func openJournal(e *Env, p *plan.Plan, exe, path string, resumed *executor.JournalState, temporary bool) (*runJournal, bool) {
 	if path == "" {
 		return nil, true
 	}
@@ -82,19 +98,65 @@ func openJournal(e *Env, p *plan.Plan, exe, path string, resumed *executor.Journ
 			e.Errorf("%v", err)
 			return nil, false
 		}
-		return &runJournal{j: j, resumed: resumed}, true
+		return &runJournal{j: j, resumed: resumed, temporary: resumed.Header.Temporary}, true
+	}
+	// A batch that holds the journal there (running, or resuming it)
+	// keeps it: this one would rename its own over it.
+	if lock, err := lockJournal(path); err == nil {
+		lock.Close()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		e.Errorf("%v", err)
+		return nil, false
 	}
 	if old, err := executor.LoadJournal(path); err == nil && !old.Ended && len(old.Forks) > 0 {
 		e.Errorf("%s holds an unfinished batch (%d of %d forks done, started %s): resume it with --resume %s, or delete the file to start over",
 			path, len(old.Forks), old.Header.Forks, old.Header.Started.Format("2006-01-02 15:04:05"), path)
 		return nil, false
 	}
+	h.Temporary = temporary
 	j, err := executor.CreateJournal(path, h)
 	if err != nil {
 		e.Errorf("%v", err)
 		return nil, false
 	}
-	return &runJournal{j: j}, true
+	rj := &runJournal{j: j, temporary: temporary}
+	if rj.lock, err = lockJournal(path); err != nil {
+		j.Close()
+		e.Errorf("%v", err)
+		return nil, false
+	}
+	return rj, true
+}
+
+// lockJournal opens the journal at path and takes its exclusive lock,
+// without waiting: another batch that holds it is an error that says so.
+// It refuses, before the journal is read, what is no journal file: a
+// symbolic link (a batch appends to its journal: never through a link)
+// and anything but a regular file (a FIFO would block the read). The
+// lock lasts until the file returned is closed, or the process ends.
+func lockJournal(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("journal %s is a symbolic link: a batch appends to its journal, never through a link; name the file itself", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("journal %s is %s, not a regular file: a journal is a file a batch can be resumed from", path, filehash.Kind(fi.Mode()))
+	}
+	if err == nil {
+		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			err = fmt.Errorf("journal %s: another benchspec run holds it (it is running or resuming that batch): wait for it to end, or give this batch another journal", path)
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // done returns the forks the journal already holds.
@@ -125,6 +187,9 @@ func (rj *runJournal) close(ended, complete bool) error {
 	}
 	if cerr := rj.j.Close(); err == nil {
 		err = cerr
+	}
+	if rj.lock != nil {
+		rj.lock.Close() // the batch is over: another may resume it
 	}
 	rj.complete = err == nil && ended && complete
 	return err
@@ -158,27 +223,38 @@ func (rj *runJournal) path() string {
 	return rj.j.Path()
 }
 
-// loadResume reads the journal to resume, if any, and returns the spec
-// paths to run: those given, or else the journal's.
-func loadResume(e *Env, resume, journalFlag string, paths []string) (*executor.JournalState, []string, bool) {
+// loadResume takes the lock of the journal to resume, if any, reads it,
+// and returns the spec paths to run: those given, or else the journal's.
+// unlock releases the lock: call it when the command ends.
+func loadResume(e *Env, resume, journalFlag string, paths []string) (st *executor.JournalState, specs []string, unlock func(), ok bool) {
+	unlock = func() {}
 	if resume == "" {
-		return nil, paths, true
+		return nil, paths, unlock, true
 	}
 	if journalFlag != "" && journalFlag != resume {
 		e.Errorf("--journal and --resume name different files; a resumed batch appends to the journal it resumes")
-		return nil, nil, false
+		return nil, nil, unlock, false
 	}
-	st, err := executor.LoadJournal(resume)
+	lock, err := lockJournal(resume)
 	if err != nil {
 		e.Errorf("--resume: %v", err)
-		return nil, nil, false
+		return nil, nil, unlock, false
 	}
+	unlock = func() { lock.Close() }
+	if st, err = executor.LoadJournal(resume); err != nil {
+		unlock()
+		e.Errorf("--resume: %v", err)
+		return nil, nil, func() {}, false
+	}
+	// --journal naming the journal resumed keeps it, as it keeps a new
+	// batch's.
+	st.Header.Temporary = st.Header.Temporary && journalFlag == ""
 	if len(paths) == 0 {
 		for _, s := range st.Header.Specs {
 			paths = append(paths, s.Path)
 		}
 	}
-	return st, paths, true
+	return st, paths, unlock, true
 }
 
 // resumeHint tells how to finish an interrupted batch.

@@ -37,6 +37,12 @@ import (
 // display returns the observer of a batch and a function to call when
 // the batch has ended.
 func display(stderr io.Writer, p *plan.Plan, quiet, verbose bool) (executor.Observer, func()) {
+	return displayBatch(stderr, p, nil, quiet, verbose)
+}
+
+// displayBatch is display for a batch that resumes the forks done: the
+// line per run counts the runs left to run.
+func displayBatch(stderr io.Writer, p *plan.Plan, done []protocol.ForkResult, quiet, verbose bool) (executor.Observer, func()) {
 	tty := interactive(stderr)
 	switch {
 	case quiet:
@@ -49,7 +55,36 @@ func display(stderr io.Writer, p *plan.Plan, quiet, verbose bool) (executor.Obse
 		b := newBar(stderr, p)
 		return b, b.close
 	}
-	return newRunLines(stderr, p, time.Now), func() {}
+	l := newRunLines(stderr, p, time.Now)
+	l.all = runsLeft(p, done)
+	return l, func() {}
+}
+
+// runsLeft is the number of p's runs a batch that resumes the forks done
+// runs: those with a fork not done, unless a done fork failed (the run
+// is over).
+func runsLeft(p *plan.Plan, done []protocol.ForkResult) int {
+	type state struct {
+		forks  int
+		failed bool
+	}
+	byRun := map[int]*state{}
+	for _, f := range done {
+		st := byRun[f.Run]
+		if st == nil {
+			st = &state{}
+			byRun[f.Run] = st
+		}
+		st.forks++
+		st.failed = st.failed || f.Failed()
+	}
+	left := 0
+	for i := range p.Runs {
+		if st := byRun[i]; st == nil || (!st.failed && st.forks < p.Runs[i].ForkCount()) {
+			left++
+		}
+	}
+	return left
 }
 
 // interactive reports whether w is a terminal a person watches: a TTY,
@@ -199,6 +234,7 @@ func (l *runLines) ForkEnd(r *plan.Run, f *protocol.ForkResult) { l.forkEnd(r, f
 func (l *runLines) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 	now := l.now()
 	l.runs++
+	l.all = max(l.all, l.runs) // a resumed run a precision grows past its done forks
 	status := "ok"
 	for _, f := range forks {
 		if f.Failed() {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/format"
+	"github.com/benchspec/benchspec/internal/handoff"
 	"github.com/benchspec/benchspec/internal/host"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/runlog"
@@ -75,7 +76,7 @@ interrupted by SIGINT or SIGTERM (its partial report is written, and
 func SpecCommands(ctx context.Context, reg Registry) []Command {
 	// A suite binary that handed its command line over is the suite.
 	suite, listSuite := "[--suite SUITE] ", "--suite SUITE"
-	if os.Getenv(protocol.EnvSuite) != "" {
+	if handoff.HandedSuite() != "" {
 		suite, listSuite = "", ""
 	}
 	return []Command{
@@ -141,6 +142,9 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 			partial++
 		}
 		entries[path] = len(s.Entries)
+		if opts.paired {
+			s.UsePairedDefaults()
+		}
 		for _, b := range s.Builds {
 			built[path] = append(built[path], b.Name)
 		}
@@ -254,6 +258,9 @@ type loadOpts struct {
 	packagesOnly bool
 	// quiet leaves out the note of how long that took (run --quiet).
 	quiet bool
+	// paired gives entries ab's settings where the spec sets none
+	// (spec.PairedDefaults).
+	paired bool
 
 	// packages is set by load: the number of `package:` entries.
 	packages int
@@ -520,10 +527,11 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if err != nil {
 		return e.UsageError("%v", err)
 	}
-	resumed, paths, ok := loadResume(e, *resume, *journalFlag, paths)
+	resumed, paths, unlock, ok := loadResume(e, *resume, *journalFlag, paths)
 	if !ok {
 		return 2
 	}
+	defer unlock()
 	inputs := runInputs(reg.Executable, *resume, paths)
 	if err := checkRunOutputs(inputs, *out, *journalFlag, *resume); err != nil {
 		e.Errorf("%v", err)
@@ -562,10 +570,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		rd.release()
 		return 2
 	}
-	jr, ok := openJournal(e, p, reg.Executable, jpath, resumed)
-	if jr != nil {
-		jr.temporary = implicitJournal
-	}
+	jr, ok := openJournal(e, p, reg.Executable, jpath, resumed, implicitJournal)
 	if !ok {
 		rd.release()
 		return 2
@@ -578,7 +583,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if !*quiet && env.Check != nil {
 		_ = runlog.Environment(stderr, env.Check.Diagnostics, runlog.Width(stderr)) // a failed write to stderr has nowhere to go
 	}
-	obs, finish := display(stderr, p, *quiet, *verbose)
+	obs, finish := displayBatch(stderr, p, jr.done(), *quiet, *verbose)
 	forks, xerr := executor.Execute(ctx, p, executor.Options{
 		Executable: reg.Executable,
 		Observer:   obs,

@@ -522,7 +522,9 @@ func TestInterruptAndResume(t *testing.T) {
 		t.Errorf("resume did not say what it resumed:\n%s", stderr)
 	}
 
-	r = suite(t, "run", "--resume", jpath, "--format", "json", "--out", out)
+	// --journal keeps the journal the batch made beside --out, which
+	// the resume that completes it would delete, for checkFinished.
+	r = suite(t, "run", "--resume", jpath, "--journal", jpath, "--format", "json", "--out", out)
 	if r.code != 0 {
 		t.Fatalf("final resume: exit %d; stderr:\n%s", r.code, r.stderr)
 	}
@@ -596,7 +598,7 @@ func TestKillParentAndResume(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("a killed batch wrote a report")
 	}
-	r := suite(t, "run", "--resume", jpath, "--format", "json", "--out", out)
+	r := suite(t, "run", "--resume", jpath, "--journal", jpath, "--format", "json", "--out", out) // --journal keeps it for checkFinished
 	if r.code != 0 {
 		t.Fatalf("resume: exit %d; stderr:\n%s", r.code, r.stderr)
 	}

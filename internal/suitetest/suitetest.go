@@ -8,6 +8,7 @@ package suitetest
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,6 +87,20 @@ func Command(env []string, args ...string) (Result, error) {
 		return Result{}, err
 	}
 	return Result{code, stdout.String(), stderr.String(), cmd.Process.Pid}, nil
+}
+
+// Start starts the test binary as the suite with args and extra
+// environment variables, its output into stdout and stderr, and does not
+// wait: for a test that signals the batch or runs another beside it.
+func Start(env []string, stdout, stderr io.Writer, args ...string) (*exec.Cmd, error) {
+	parent, err := findParent()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), envMain+"=1", handoff.EnvParent+"="+parent), env...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	return cmd, cmd.Start()
 }
 
 // findParent finds the benchspec program once per test binary (building
