@@ -98,7 +98,8 @@ benchmarks:
 		// Four pairs of 10 ms iterations can put an A/A interval beyond
 		// 1 % (about 1 run in 13 here): the verdict is not what this
 		// test checks, so the threshold is far beyond any noise.
-		flags := []string{"--threshold", "50%"}
+		// --max-pairs 4: ab would add pairs until the interval decides.
+		flags := []string{"--threshold", "50%", "--max-pairs", "4"}
 		if order == "paired" {
 			flags = append(flags, "--duet=false") // a duet is the default
 		}

@@ -83,15 +83,14 @@ func init() {
 	// the factor unset and a new report with SEEDS_SPIN_FACTOR=1.05, and
 	// compare must call it a 5 % regression (tools/scripts/compare-rates.sh).
 	benchspec.Register("planted.Spin", func(b *benchspec.B) {
-		steps := spinSteps(cmp.Or(os.Getenv("SEEDS_SPIN_FACTOR"), spinFactor))
-		x := uint64(1)
-		for b.Loop() {
-			for range steps {
-				x = x*0x9E3779B97F4A7C15 ^ x>>29
-			}
-		}
-		benchspec.Sink(x)
+		spin(b, spinSteps(cmp.Or(os.Getenv("SEEDS_SPIN_FACTOR"), spinFactor)))
 	})
+
+	// planted.Spin's unchanged twin: the same chain at 2000 steps
+	// whatever the factor, so that two builds that differ in
+	// planted.Spin show what an unchanged benchmark beside it reads
+	// (tools/scripts/ab-rates.sh; go test's twin in benchstat-rates.sh).
+	benchspec.Register("planted.Twin", func(b *benchspec.B) { spin(b, 2000) })
 
 	// Three identical counters behind one interface. On the JVM, run one
 	// after the other in one process, they measured 29, 166 and 278 ms:
@@ -105,6 +104,18 @@ func init() {
 			benchspec.Sink(c.Get())
 		})
 	}
+}
+
+// spin runs a chain of steps multiply-xor steps per op, each waiting
+// for the one before.
+func spin(b *benchspec.B, steps int) {
+	x := uint64(1)
+	for b.Loop() {
+		for range steps {
+			x = x*0x9E3779B97F4A7C15 ^ x>>29
+		}
+	}
+	benchspec.Sink(x)
 }
 
 // spinFactor is planted.Spin's factor when SEEDS_SPIN_FACTOR is unset:

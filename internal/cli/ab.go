@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"cmp"
 	"context"
 	"fmt"
@@ -16,7 +17,6 @@ import (
 
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/format"
-	"github.com/benchspec/benchspec/internal/host"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
@@ -80,33 +80,6 @@ func splitPaired(p *plan.Plan, forks []protocol.ForkResult) (pa, pb *plan.Plan, 
 	return pa, pb, fa, fb
 }
 
-// runPaired executes a paired plan in the order given and returns each
-// build's report.
-func runPaired(ctx context.Context, e *Env, p *plan.Plan, order executor.Order, quiet bool) (base, next *report.Report, err error) {
-	if !quiet {
-		announceBatch(e.Stderr, p, order)
-	}
-	env := host.CollectEnv()
-	obs, finish := display(e.Stderr, p, quiet, false)
-	forks, xerr := executor.Execute(ctx, p, executor.Options{
-		Observer: obs,
-		Order:    order,
-		Guard:    true,
-		Warn:     func(msg string) { e.Errorf("%s", msg) },
-	})
-	finish()
-	env.End = time.Now()
-	pa, pb, fa, fb := splitPaired(p, forks)
-	base, next = report.Build(pa, fa, env), report.Build(pb, fb, env)
-	base.Sources, base.Builds = sources(context.WithoutCancel(ctx), pa, ""), builds(pa)
-	next.Sources, next.Builds = sources(context.WithoutCancel(ctx), pb, ""), builds(pb)
-	for _, r := range []*report.Report{base, next} {
-		r.Order = reportOrder(order)
-		r.Complete = r.Complete && ctx.Err() == nil && xerr == nil
-	}
-	return base, next, xerr
-}
-
 // duetPairs counts the pairs of p's Duetable runs that both reports
 // hold, and of them those whose two forks ran in a duet.
 func duetPairs(p *plan.Plan, base, next *report.Report) (inStep, all int) {
@@ -136,6 +109,77 @@ func duetPairs(p *plan.Plan, base, next *report.Report) (inStep, all int) {
 		}
 	}
 	return inStep, all
+}
+
+// duetNotes say which pairs of a duet batch did not run as duets, and
+// why, in the comparison itself (the executor's warnings go to stderr,
+// not to the output a reader keeps).
+func duetNotes(p *plan.Plan, base, next *report.Report) []string {
+	var notes []string
+	solo := 0
+	for _, r := range p.Runs[:len(p.Runs)/2] {
+		if !executor.Duetable(&r) {
+			solo++
+		}
+	}
+	if solo > 0 {
+		notes = append(notes, fmt.Sprintf("%d run(s) of package benchmarks or of more than one thread ran their pairs one fork after the other, not in a duet (a test binary has no barrier; a duet gives each fork one CPU)", solo))
+	}
+	if in, all := duetPairs(p, base, next); in < all {
+		notes = append(notes, fmt.Sprintf("%d of the %d pairs that could run as duets did, their iterations in step; the other %d ran one fork after the other, since three duets in a row did not get a CPU for each fork (another process took one, or the benchmark waits rather than computes), and were paired by their forks' means", in, all, all-in))
+	}
+	return notes
+}
+
+// stopNotes records on each pair why ab stopped adding pairs to it and,
+// for one left undecided, what would decide it: more time, or a
+// threshold the interval it reached would settle.
+func stopNotes(res *compare.Result, b *abBatch, lim abLimits) {
+	pairs := 0
+	for i := range len(b.p.Runs) / 2 {
+		pairs += b.measured(i)
+	}
+	for i := range res.Pairs {
+		pr := &res.Pairs[i]
+		pr.Stop = b.stops[pr.Key]
+		if pr.Verdict != compare.Inconclusive || pr.Stop == "" {
+			continue
+		}
+		have := pr.Base.Forks
+		switch pr.Stop {
+		case compare.StopBudget:
+			pr.Reason += fmt.Sprintf("; it stopped at --max-time %s after %d pairs", lim.maxTime, have)
+			if pr.ForksNeeded > have && pairs > 0 {
+				more := time.Duration(float64(b.wall) / float64(pairs) * float64(pr.ForksNeeded-have))
+				pr.Reason += fmt.Sprintf(", and --max-time %s would give it about that many", (b.wall + more).Round(time.Second))
+			}
+		case compare.StopBound:
+			pr.Reason += fmt.Sprintf("; it stopped at --max-pairs %d", lim.maxPairs)
+		}
+		pr.Reason += thresholdAdvice(pr)
+	}
+}
+
+// thresholdAdvice names the thresholds at which the interval an
+// undecided pair reached would have decided.
+func thresholdAdvice(pr *compare.Pair) string {
+	lo, hi := float64(pr.ChangeCI[0]), float64(pr.ChangeCI[1])
+	if !pr.ChangeCI[0].Valid() || !pr.ChangeCI[1].Valid() {
+		return ""
+	}
+	var ways []string
+	if w := max(-lo, hi); w < 1 {
+		// Within ±x for any x above the interval's farther end.
+		ways = append(ways, fmt.Sprintf("--threshold %.1f%% would call it unchanged", math.Ceil(1000*w+1e-9)/10))
+	}
+	if x := max(lo, -hi); x > 0.001 {
+		// Beyond x/2 with x twice the interval's nearer end.
+		ways = append(ways, fmt.Sprintf("--threshold %.1f%% a change", math.Floor(2000*x-1e-9)/10))
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(ways, ", ")
 }
 
 // pairedOrder is, per run key, the builds of the measured forks in the
@@ -169,27 +213,35 @@ hits both. By default (--duet) the two forks of a pair run at the same
 time, on two CPUs, each waiting for the other before every iteration,
 and the pair's ratio is taken iteration by iteration; three pairs in a
 row whose forks did not get a CPU each (a busy neighbour) turn the rest
-of the batch to one fork after the other, as --duet=false runs it throughout, and so do
-package benchmarks and runs of more than one thread. Each run's change is judged from the log ratios of its pairs:
-a Wilcoxon signed-rank test with a Hodges-Lehmann interval where it can
-reach the family's level, else a paired t-test; a change whose interval
-lies beyond --threshold is a regression or an improvement, within it
-unchanged, otherwise inconclusive. The runs are one family (Holm's
-correction). Output: the comparison, then both builds' reports
-(--format json: {"comparison", "base", "new"}). It exits 1 on a regression
-or a failed run of NEW, 2 on bad usage, and 0 otherwise.`
+of the batch to one fork after the other, as --duet=false runs it
+throughout, and so do package benchmarks and runs of more than one
+thread. Where a spec sets no forks, warmup or measurement, ab uses its
+own: 10 pairs to start, of 1 warmup and 2 measurement iterations of
+50 ms. It then adds pairs to each run whose change is not yet decided,
+until its interval decides, the run reaches --max-pairs, or the batch's
+--max-time runs out; decided runs stop and leave the time to the rest.
+A run's change is the centre of its pairs' log ratios with a confidence
+sequence, valid however often ab looks: within ±--threshold it is
+unchanged; wholly beyond half the threshold on one side a regression or
+an improvement; otherwise inconclusive, with what would decide it. The
+runs are one family (Bonferroni). Output: the comparison, then both
+builds' reports (--format json: {"comparison", "base", "new"}). It exits
+1 on a regression or a failed run of NEW, 2 on bad usage, and 0
+otherwise.`
 
 func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	fs := e.Flags("ab --base BASE --new NEW [--suite PKG] [flags] SPEC...", abDoc)
 	baseFlag := fs.String("base", "", "the build compared against: a suite `binary`, a git revision, or . (the working tree)")
 	newFlag := fs.String("new", "", "the build judged: a suite `binary`, a git revision, or . (the working tree)")
 	suitePkg := fs.String("suite", "", "the suite's main `package` (./bench), built for a revision or the working tree")
-	threshold := fs.String("threshold", "1%", "smallest change that counts, in percent; the interval must lie beyond it")
+	threshold := fs.String("threshold", "1%", "smallest change that counts, in percent: an interval within it is unchanged, one beyond half of it a change")
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level for the family of all runs")
 	formatName := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
 	out := fs.String("out", "", "write the output to this `file` instead of stdout")
 	quiet := fs.Bool("quiet", false, "no run log and no progress on stderr")
 	duet := fs.Bool("duet", true, "run each pair's two forks at the same time on two CPUs, iterations in step (false: one after the other)")
+	maxTime := fs.Duration("max-time", 0, fmt.Sprintf("the batch's time for adding pairs to undecided runs (default %d s a run, what go test -count 10 -benchtime 500ms of both builds takes)", abSecondsPerRun))
+	maxPairs := fs.Int("max-pairs", 1000, "the most pairs a run takes")
 	paths, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
@@ -206,6 +258,12 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	if !slices.Contains(compare.Formats, *formatName) {
 		return e.UsageError("--format: unknown format %q (valid: %s)", *formatName, strings.Join(compare.Formats, ", "))
+	}
+	if *maxTime < 0 {
+		return e.UsageError("--max-time: %v is negative", *maxTime)
+	}
+	if *maxPairs < 2 {
+		return e.UsageError("--max-pairs: %d; a test needs at least 2 pairs", *maxPairs)
 	}
 	if len(paths) == 0 {
 		return e.UsageError("no spec files given")
@@ -230,7 +288,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			}
 			r.SuitePackage, r.SuiteDir = b.pkg, b.dir // the specs' builds are built from it
 		}
-		p, ok := load(ctx, e, b.specs, &r, &loadOpts{listPackages: true})
+		p, ok := load(ctx, e, b.specs, &r, &loadOpts{listPackages: true, paired: true})
 		if !ok {
 			return ExitUsage
 		}
@@ -251,25 +309,26 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if *duet && runtime.NumCPU() >= 2 {
 		order.Kind = executor.OrderDuet
 	}
-	base, next, xerr := runPaired(ctx, e, p, order, *quiet)
-	res, err := compare.ComparePairedReports(base, next, pairedOrder(p, order), compare.Options{Threshold: t, Alpha: *alpha})
-	if err != nil {
-		return e.Fail(err)
+	lim := abLimits{maxTime: *maxTime, maxPairs: *maxPairs}
+	if lim.maxTime == 0 {
+		lim.maxTime = time.Duration(abSecondsPerRun*len(p.Runs)/2) * time.Second
+	}
+	opts := compare.Options{Threshold: t, Alpha: *alpha}
+	batch, res, xerr := runSequential(ctx, e, p, order, lim, opts, *quiet)
+	if res == nil {
+		if xerr == nil {
+			xerr = errors.New("no pair ran")
+		}
+		return e.Fail(xerr)
+	}
+	base, next := batch.reports(ctx)
+	for _, r := range []*report.Report{base, next} {
+		r.Complete = r.Complete && ctx.Err() == nil && xerr == nil
 	}
 	res.BaseName, res.NewName = *baseFlag, *newFlag
+	stopNotes(res, batch, lim)
 	if order.Kind == executor.OrderDuet {
-		solo := 0
-		for _, r := range p.Runs[:len(p.Runs)/2] {
-			if !executor.Duetable(&r) {
-				solo++
-			}
-		}
-		if solo > 0 {
-			res.Notes = append(res.Notes, fmt.Sprintf("%d run(s) of package benchmarks or of more than one thread ran their pairs one fork after the other, not in a duet (a test binary has no barrier; a duet gives each fork one CPU)", solo))
-		}
-		if in, all := duetPairs(p, base, next); in < all {
-			res.Notes = append(res.Notes, fmt.Sprintf("%d of the %d pairs that could run as duets did, their iterations in step; the other %d ran one fork after the other (the warnings above say why) and were paired by their forks' means", in, all, all-in))
-		}
+		res.Notes = append(res.Notes, duetNotes(batch.p, base, next)...)
 	}
 	for _, k := range onlyA {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s: only %s has it; not run", k, *baseFlag))

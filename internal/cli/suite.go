@@ -15,6 +15,7 @@ import (
 
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/format"
+	"github.com/benchspec/benchspec/internal/handoff"
 	"github.com/benchspec/benchspec/internal/host"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/runlog"
@@ -75,7 +76,7 @@ interrupted by SIGINT or SIGTERM (its partial report is written, and
 func SpecCommands(ctx context.Context, reg Registry) []Command {
 	// A suite binary that handed its command line over is the suite.
 	suite, listSuite := "[--suite SUITE] ", "--suite SUITE"
-	if os.Getenv(protocol.EnvSuite) != "" {
+	if handoff.HandedSuite() != "" {
 		suite, listSuite = "", ""
 	}
 	return []Command{
@@ -141,6 +142,9 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 			partial++
 		}
 		entries[path] = len(s.Entries)
+		if opts.paired {
+			s.UsePairedDefaults()
+		}
 		for _, b := range s.Builds {
 			built[path] = append(built[path], b.Name)
 		}
@@ -254,6 +258,9 @@ type loadOpts struct {
 	packagesOnly bool
 	// quiet leaves out the note of how long that took (run --quiet).
 	quiet bool
+	// paired gives entries ab's settings where the spec sets none
+	// (spec.PairedDefaults).
+	paired bool
 
 	// packages is set by load: the number of `package:` entries.
 	packages int

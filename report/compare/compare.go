@@ -146,7 +146,18 @@ type Pair struct {
 	// stayed as measured; omitted when unknown or beyond
 	// forkstat.MaxForks.
 	ForksNeeded int `json:"forks_needed,omitempty"`
+	// Stop is why a sequential comparison (benchspec ab) stopped adding
+	// pairs to the run: StopDecided, StopBudget or StopBound; "" for a
+	// comparison of two reports and for a run that failed.
+	Stop string `json:"stop,omitempty"`
 }
+
+// Why ab stopped adding pairs to a run (Pair.Stop).
+const (
+	StopDecided = "decided" // its interval decided the verdict
+	StopBudget  = "budget"  // the batch's time (--max-time) ran out
+	StopBound   = "bound"   // it reached the most pairs a run may take (--max-pairs)
+)
 
 // Result is the comparison of two reports.
 type Result struct {
@@ -198,6 +209,9 @@ func Compare(base, new *report.Report, opts Options) *Result {
 		res.Notes = append(res.Notes, note)
 	}
 	res.Notes = append(res.Notes, envNotes(base, new)...)
+	if note := driftNote(base, new); note != "" {
+		res.Notes = append(res.Notes, note)
+	}
 	inNew := make(map[string]*report.Run, len(new.Runs))
 	for i := range new.Runs {
 		inNew[new.Runs[i].Key] = &new.Runs[i]

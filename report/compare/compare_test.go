@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -513,8 +514,15 @@ func TestDeclaredOrderNote(t *testing.T) {
 		if err := Write(&text, res, "text"); err != nil {
 			t.Fatal(err)
 		}
+		// Every comparison of two batches says that drift between them
+		// is not in its intervals (TestDriftNote); the order note is
+		// the other.
+		if len(res.Notes) == 0 || res.Notes[len(res.Notes)-1] != driftText {
+			t.Fatalf("%s: notes %q, want the drift note last", c.name, res.Notes)
+		}
+		res.Notes = res.Notes[:len(res.Notes)-1]
 		if c.want == "" {
-			if len(res.Notes) != 0 || strings.Contains(text.String(), "Note:") {
+			if len(res.Notes) != 0 || strings.Count(text.String(), "Note:") != 1 {
 				t.Errorf("%s: notes %q, want none", c.name, res.Notes)
 			}
 			continue
@@ -528,6 +536,23 @@ func TestDeclaredOrderNote(t *testing.T) {
 		if c.name != "one run a side" && !cmp.Equal(verdicts(res), verdicts(plain)) {
 			t.Errorf("%s: verdicts %v, want those without the note %v", c.name, verdicts(res), verdicts(plain))
 		}
+	}
+}
+
+// TestDriftNote: a comparison of two batches says its intervals leave
+// the drift between batches out and names ab; one of the two reports
+// of an ab batch (paired or duet order) does not.
+func TestDriftNote(t *testing.T) {
+	for _, kind := range []string{"paired", "duet"} {
+		a, b := load(t, baseFile), load(t, slowFile)
+		a.Order, b.Order = &report.Order{Kind: kind}, &report.Order{Kind: kind}
+		if res := Compare(a, b, Options{}); slices.Contains(res.Notes, driftText) {
+			t.Errorf("the reports of one %s batch: notes %q, want no drift note", kind, res.Notes)
+		}
+	}
+	res := Compare(load(t, baseFile), load(t, slowFile), Options{})
+	if !slices.Contains(res.Notes, driftText) || !strings.Contains(driftText, "benchspec ab") {
+		t.Errorf("two batches: notes %q, want the drift note naming benchspec ab", res.Notes)
 	}
 }
 

@@ -20,6 +20,9 @@ const (
 	// NoCorrection tests each pair at Alpha on its own: with 50 runs
 	// and no change, about 50·Alpha of them may be false verdicts.
 	NoCorrection = "none"
+	// Bonferroni tests each of m pairs at Alpha/m: what a paired
+	// comparison (ab) uses, whose pairs stop at different looks.
+	Bonferroni = "bonferroni"
 )
 
 // Corrections are the values Options.Correction accepts ("" is Holm).

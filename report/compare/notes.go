@@ -49,3 +49,19 @@ func envNotes(base, new *report.Report) []string {
 	}
 	return notes
 }
+
+// driftText is the note of every comparison of two batches: what its
+// intervals leave out, measured, and what to run instead.
+const driftText = "these are two batches: the intervals count how forks vary within a batch, not how one batch drifts from the next (one build measured twice, a minute apart, read −2.6 % ± 0.9 %); to judge two builds, run them in one batch with benchspec ab"
+
+// driftNote is driftText unless both reports came from one ab batch
+// (their order paired or duet), whose forks ran in the same seconds.
+func driftNote(base, new *report.Report) string {
+	paired := func(r *report.Report) bool {
+		return r.Order != nil && (r.Order.Kind == "paired" || r.Order.Kind == "duet")
+	}
+	if paired(base) && paired(new) {
+		return ""
+	}
+	return driftText
+}

@@ -5,9 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/report"
 )
@@ -32,30 +29,25 @@ import (
 //
 // The analysis (ComparePaired) pairs the forks the schedule laid out
 // side by side — positions 2i and 2i+1 — and works on dᵢ = ln(Bᵢ/Aᵢ),
-// the log ratio of the pair's fork means: a multiplicative effect of the
-// machine (a slower core, a busy neighbour) on both forks of a pair
-// cancels in it, and the change is a ratio whichever way the unit runs.
-// The pairs are the experimental unit, as forks are of one build. The
-// test is the Wilcoxon signed-rank test on the dᵢ, and the change its
-// Hodges–Lehmann estimate exp(median of the Walsh averages) − 1 with the
-// interval the test inverts (the shifts it does not reject at Alpha):
-// it assumes only that the dᵢ are symmetric about their centre, which
-// the random order within each pair gives, and a fork that a busy
-// machine slowed 2× moves it by one rank where it moves a mean and a t
-// interval by its size (docs/statistics.md has the simulated rates; for
-// normal ratios it is 95 % as efficient as t). A bootstrap was not taken: random, and with 10–30 pairs its interval is
-// narrower than the data warrant. The verdict is compare's: beyond
-// ±Threshold with the whole interval a regression or an improvement,
-// within it unchanged, otherwise inconclusive, with Holm's correction
-// over the runs of the batch (the p-value of a change beyond ±Threshold
-// is the signed-rank test's of dᵢ − ln(1 ± Threshold), which agrees with
-// the interval exactly). A run with too few pairs for the signed-rank
-// test to reach the family's strictest level (2/2ⁿ with n pairs: 6 pairs
-// at a family of one, 11 at a family of 50, at alpha 0.05) is judged by
-// the paired t-test on the mean log ratio instead, and its note says so.
+// the log ratio of the pair's fork means (of its iterations' ratios when
+// the two ran as a duet): a multiplicative effect of the machine (a
+// slower core, a busy neighbour) on both forks of a pair cancels in it,
+// and the change is a ratio whichever way the unit runs. The pairs are
+// the experimental unit, as forks are of one build. The change is
+// exp(mean dᵢ) − 1 with the confidence sequence of the mean
+// (sequence.go), which stays valid however often ab looks and stops:
+// ab adds pairs to a run until its sequence decides (sequenceVerdict:
+// within ±Threshold unchanged, wholly above or below 0 a regression or
+// an improvement) or its time runs out. The runs of a batch share Alpha
+// by Bonferroni. A bootstrap was not taken: random, and with 10–30
+// pairs its interval is narrower than the data warrant; the signed-rank
+// test that judged fixed numbers of pairs before has no sequential form
+// as simple, and the duets' ratios, whose two forks share the
+// machine's moments, are not the heavy-tailed samples it was there for
+// (docs/statistics.md has the rates measured both ways).
 
 // PairedTest names the tests of a paired comparison in Result.Test.
-const PairedTest = "wilcoxon-signed-rank+hodges-lehmann-log-ratio"
+const PairedTest = "confidence-sequence-mean-log-ratio"
 
 // Build is one of the two builds of a batch that runs both.
 type Build byte
@@ -93,16 +85,21 @@ type PairedRun struct {
 }
 
 // ComparePaired judges the change from A to B of every run from its
-// pairs. It returns an error when a pair's two forks are of one build
-// (the forks are not in a schedule's order); NaN means and failed forks
-// are not errors (their pairs are dropped, and Pair.Reason says so when
-// fewer than two are left).
+// pairs, by the confidence sequence of the mean log ratio (sequence.go),
+// each run at Alpha/m with m the runs that have two pairs or more
+// (Bonferroni: the sequences of the runs are looked at together, and
+// stopped one by one, which Holm's step-down over fixed p-values does
+// not cover). It returns an error when a pair's two forks are of one
+// build (the forks are not in a schedule's order); NaN means and failed
+// forks are not errors (their pairs are dropped, and Pair.Reason says
+// so when fewer than two are left).
 func ComparePaired(runs []PairedRun, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
 	res := &Result{BaseName: "A", NewName: "B", Threshold: opts.Threshold, Alpha: opts.Alpha,
-		Test: PairedTest, Correction: opts.Correction, Pairs: []Pair{}, OnlyBase: []Run{}, OnlyNew: []Run{}, Notes: []string{}}
-	// The family is every run with two pairs or more; the signed-rank
-	// test decides a run when it can reach the family's strictest level.
+		Test: PairedTest, Correction: Bonferroni, Pairs: []Pair{}, OnlyBase: []Run{}, OnlyNew: []Run{}, Notes: []string{}}
+	if opts.Correction == NoCorrection {
+		res.Correction = NoCorrection
+	}
 	m := 0
 	for _, r := range runs {
 		d, _, _, _, err := logRatios(r)
@@ -113,23 +110,15 @@ func ComparePaired(runs []PairedRun, opts Options) (*Result, error) {
 			m++
 		}
 	}
+	res.Family = m
 	level := opts.Alpha
-	if opts.Correction == Holm && m > 0 {
+	if res.Correction == Bonferroni && m > 0 {
 		level = opts.Alpha / float64(m)
 	}
-	var cands []candidate
 	for _, r := range runs {
-		p, c, err := pairedPair(r, opts, level)
-		if err != nil {
-			return nil, err
-		}
-		if c != nil {
-			c.pair = len(res.Pairs)
-			cands = append(cands, *c)
-		}
+		p, _ := pairedPair(r, opts, level, m)
 		res.Pairs = append(res.Pairs, p)
 	}
-	decide(res, cands, opts)
 	return res, nil
 }
 
@@ -173,119 +162,81 @@ func pairLogRatio(a, b PairedFork) float64 {
 	return math.Log(b.Mean / a.Mean)
 }
 
-// pairedPair judges one run from its pairs. With enough pairs for the
-// signed-rank test to reach level (the family's strictest), the
-// verdict is the signed-rank test's and the change its Hodges–Lehmann
-// estimate and interval; with fewer, the paired t-test's on the mean
-// log ratio, and the pair's note says the rank test could not check it.
-func pairedPair(r PairedRun, opts Options, level float64) (Pair, *candidate, error) {
-	p := newPair(r.Run)
+// pairedPair judges one run from its pairs at level (Alpha, or its
+// family's share of it), m the family's size: its change is exp of the
+// mean log ratio − 1, its interval the confidence sequence's, its P the
+// anytime-valid p-value of no change (the largest level at which the
+// sequence holds 0) and PAdjusted that times m under Bonferroni. decided
+// says whether the interval settles it (sequenceVerdict), so that ab
+// stops adding pairs to it.
+func pairedPair(r PairedRun, opts Options, level float64, m int) (p Pair, decided bool) {
+	p = newPair(r.Run)
 	p.Unit, p.Better = r.Unit, Better(r.Unit)
-	d, a, b, dropped, err := logRatios(r)
-	if err != nil {
-		return p, nil, err
-	}
+	d, a, b, dropped, _ := logRatios(r)
 	p.Base, p.New = pairedSide(a), pairedSide(b)
 	n := len(d)
 	if n < 2 {
 		p.Verdict = Inconclusive
 		p.Reason = fmt.Sprintf("%d complete pairs (%d dropped for a fork without a value): a test needs at least 2, since only pairs tell how much a pair's ratio varies", n, dropped)
-		return p, nil, nil
+		return p, false
 	}
-	mean, sd := stat.MeanStdDev(d, nil)
-	se, df := sd/math.Sqrt(float64(n)), float64(n-1)
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
-	half := tQuantile(1-opts.Alpha/2, df) * se
+	h := huberSequence(d, level)
+	mean, sd := h.est, h.sd
 	p.Change = report.Float(math.Expm1(mean))
-	p.ChangeCI = [2]report.Float{report.Float(math.Expm1(mean - half)), report.Float(math.Expm1(mean + half))}
-	switch {
-	case se > 0:
-		p.P = report.Float(math.Min(1, 2*t.Survival(math.Abs(mean)/se)))
-	case mean != 0:
-		p.P = 0
-	default:
-		p.P = 1
+	p.ChangeCI = [2]report.Float{report.Float(math.Expm1(h.lo)), report.Float(math.Expm1(h.hi))}
+	p.P = report.Float(sequenceP(h.zero, h.zeroSD, n))
+	p.PAdjusted = p.P
+	if m > 1 && level < opts.Alpha {
+		p.PAdjusted = report.Float(math.Min(1, float64(m)*float64(p.P)))
 	}
-	rp, nonzero := signedRank(d)
-	p.PRank = report.Float(rp)
-	th := opts.Threshold
-	up, down := math.Log1p(th), math.Inf(-1)
-	if th < 1 {
-		down = math.Log1p(-th)
+	lo, hi := float64(p.ChangeCI[0]), float64(p.ChangeCI[1])
+	v, decided := sequenceVerdict(lo, hi, opts.Threshold, p.Better)
+	p.Verdict = v
+	if decided {
+		return p, true
 	}
-	samples := fmt.Sprintf("%d pairs", n)
+	margin := sequenceMargin(mean, opts.Threshold)
+	k, ok := sequencePairs(sd, margin, level, adviceForks)
+	if ok {
+		p.ForksNeeded = k
+	}
+	p.Reason = sequenceReason(lo, hi, opts.Threshold, level)
 	if dropped > 0 {
-		samples = fmt.Sprintf("%d pairs (%d dropped)", n, dropped)
+		p.Reason += fmt.Sprintf(" (%d pairs, %d dropped for a fork without a value)", n, dropped)
 	}
-	if signedRankMinP(nonzero) < level {
-		// Enough pairs for the signed-rank test to reach the family's
-		// level: it decides, with the Hodges–Lehmann interval.
-		est, lo, hi, _ := hodgesLehmann(d, opts.Alpha)
-		p.Change = report.Float(math.Expm1(est))
-		p.ChangeCI = [2]report.Float{report.Float(math.Expm1(lo)), report.Float(math.Expm1(hi))}
-		upG, _ := signedRankOneSided(d, up)
-		_, downL := signedRankOneSided(d, down)
-		if math.IsInf(down, -1) {
-			downL = 1
-		}
-		pb := math.Min(1, 2*math.Min(upG, downL))
-		robust := madNormal * forkstat.MedianAbsDev(d)
-		margin := math.Min(math.Abs(est-up), math.Abs(est-down))
-		c := &candidate{
-			lo: float64(p.ChangeCI[0]), hi: float64(p.ChangeCI[1]), change: float64(p.Change), th: th,
-			pParam: rp, pBeyond: pb, rankP: pb, rankFloor: 0,
-			samples: samples, unit: "pairs",
-			param: "the signed-rank test on the log ratios", rank: "the signed-rank test", overlap: "the pairs' ratios fall on both sides of 1",
-		}
-		// Pairs that would bring a t interval at the ratios' robust
-		// spread within the margin: the signed-rank interval is about as
-		// wide for normal ratios (95 % efficiency) and narrower for
-		// heavy-tailed ones.
-		c.need = func() (int, bool) { return pairsFor(robust, margin, opts.Alpha) }
-		c.rankNeed = func() int { return 0 }
-		return p, c, nil
-	}
-	c := &candidate{
-		lo: float64(p.ChangeCI[0]), hi: float64(p.ChangeCI[1]), change: float64(p.Change), th: th,
-		pParam: float64(p.P), pBeyond: beyondP(mean, se, df, up, down),
-		rankP: rp, rankFloor: signedRankMinP(nonzero),
-		samples: samples, unit: "pairs",
-		param: "the paired t-test on the log ratios", rank: "the signed-rank test", overlap: "the pairs' ratios fall on both sides of 1",
-	}
-	// The margin is the distance from the change to the nearer bound
-	// of ±th, on the log scale the interval is built on.
-	margin := math.Min(math.Abs(mean-up), math.Abs(mean-down))
-	c.need = func() (int, bool) { return pairsFor(sd, margin, opts.Alpha) }
-	c.rankNeed = func() int {
-		k, ok := forkstat.SmallestForks(func(k int) bool { return signedRankMinP(k) < opts.Alpha })
-		if need, ok2 := pairsFor(sd, margin, opts.Alpha); ok && ok2 {
-			k = max(k, need)
-		}
-		if !ok || k > forkstat.MaxForks {
-			return 0
-		}
-		return max(k, n+1)
-	}
-	return p, c, nil
+	p.Reason += forksAdvice(k, ok, "pairs", "decide it")
+	return p, false
 }
 
-// madNormal turns a median absolute deviation into a standard deviation
-// of normal values: 1/Φ⁻¹(3/4).
-const madNormal = 1.4826
-
-// pairsFor is the fewest pairs whose (1−alpha) t interval of the mean
-// log ratio would be narrower than margin, at the spread sd.
-func pairsFor(sd, margin, alpha float64) (int, bool) {
-	if !(margin > 0) || math.IsNaN(sd) {
-		return 0, false
+// sequenceP is the anytime-valid p-value of a mean of 0: the largest
+// level whose confidence sequence after n samples of mean and sd still
+// holds 0 (1 when even level 1 does).
+func sequenceP(mean, sd float64, n int) float64 {
+	if n < 2 {
+		return 1
 	}
 	if sd == 0 {
-		return 2, true
+		if mean == 0 {
+			return 1
+		}
+		return 0
 	}
-	fits := func(k int) bool {
-		return tQuantile(1-alpha/2, float64(k-1))*sd/math.Sqrt(float64(k)) < margin
+	lo, hi := 1e-300, 1.0 // the half-width grows as the level falls
+	if sequenceHalfWidth(sd, n, hi) >= math.Abs(mean) {
+		return 1
 	}
-	return searchUp(sd*sd/(margin*margin), alpha, fits)
+	if sequenceHalfWidth(sd, n, lo) < math.Abs(mean) {
+		return 0
+	}
+	for range 60 {
+		mid := math.Sqrt(lo * hi)
+		if sequenceHalfWidth(sd, n, mid) < math.Abs(mean) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
 
 // pairedSide is one build's side of a paired run: the mean of its fork

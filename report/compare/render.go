@@ -59,12 +59,22 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 	intro := introText(res)
 	ci := fmt.Sprintf("CI (%g%%)", 100*(1-res.Alpha))
 	rows := [][]string{}
+	paired := res.Test == PairedTest
 	for _, p := range res.Pairs {
-		rows = append(rows, []string{p.Name(), params(p.Params), p.Mode.String(), p.Unit, side(p.Base), side(p.New),
-			percent(float64(p.Change), true), interval(p.ChangeCI), pValue(p.P), pValue(p.PRank), pValue(p.PAdjusted), verdict(p)})
+		row := []string{p.Name(), params(p.Params), p.Mode.String(), p.Unit, side(p.Base), side(p.New),
+			percent(float64(p.Change), true), interval(p.ChangeCI), pValue(p.P), pValue(p.PRank), pValue(p.PAdjusted), verdict(p)}
+		if paired {
+			// No rank test; how many pairs the run took and why it
+			// stopped instead.
+			row[9] = strings.TrimSpace(fmt.Sprintf("%d %s", p.Base.Forks, p.Stop))
+		}
+		rows = append(rows, row)
 	}
 	head := append([]string{}, header...)
 	head[7] = ci
+	if paired {
+		head[9] = "Pairs"
+	}
 	b.WriteString(intro + "\n\n")
 	if markdown {
 		for _, r := range rows {
@@ -115,10 +125,10 @@ func writeTable(w io.Writer, res *Result, markdown bool) error {
 // introText says how the pairs were judged: the tests, the rule, the
 // family's correction, and which pairs the rank test could not check.
 func introText(res *Result) string {
-	tests := "Welch's t-test and the Mann-Whitney U test on fork means"
 	if res.Test == PairedTest {
-		tests = "forks of both builds alternated in one batch, paired: the Wilcoxon signed-rank test and its Hodges-Lehmann interval on the log ratios of adjacent forks"
+		return pairedIntro(res)
 	}
+	tests := "Welch's t-test and the Mann-Whitney U test on fork means"
 	s := fmt.Sprintf("Comparing %s with %s (%s): a change whose %g%% confidence interval lies beyond ±%s, and whose rank test is significant too (p rank < %g) where it can be, is a regression or an improvement; within it unchanged; otherwise inconclusive (not shown either way).",
 		res.BaseName, res.NewName, tests, 100*(1-res.Alpha), percent(res.Threshold, false), res.Alpha)
 	if res.Threshold == 0 {
@@ -133,6 +143,23 @@ func introText(res *Result) string {
 	}
 	if n := unchecked(res); n > 0 {
 		s += fmt.Sprintf(" For %d of them the rank test cannot reach the level it would need with the samples they have: those are judged by the parametric test alone (see below).", n)
+	}
+	return s
+}
+
+// pairedIntro says how ab judged its runs: pairs of forks, the
+// confidence sequence, the rule against the threshold, the family.
+func pairedIntro(res *Result) string {
+	s := fmt.Sprintf("Comparing %s with %s (forks of both builds alternated in one batch, paired; the change is the Huber centre of the pairs' log ratios, its interval a %g%% confidence sequence, valid however often the batch looked before it stopped): ",
+		res.BaseName, res.NewName, 100*(1-res.Alpha))
+	if res.Threshold == 0 {
+		s += "a change whose interval excludes 0 is a regression or an improvement; otherwise inconclusive."
+	} else {
+		s += fmt.Sprintf("an interval within ±%s is unchanged; one wholly beyond ±%s (half the threshold) on one side is a regression or an improvement; otherwise inconclusive.",
+			percent(res.Threshold, false), percent(res.Threshold/2, false))
+	}
+	if res.Correction == Bonferroni && res.Family > 1 {
+		s += fmt.Sprintf(" The %d tested runs are one family: Bonferroni (each at %g / %d) keeps the chance of any false verdict among them at %g.", res.Family, res.Alpha, res.Family, res.Alpha)
 	}
 	return s
 }

@@ -1,0 +1,193 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/benchspec/benchspec/internal/forkstat"
+)
+
+// A sequential decision: ab looks at its pairs after every block it
+// runs and stops a run once its interval decides, so the interval must
+// hold at every look, not only at a number of pairs fixed in advance: a
+// fixed-n 95 % interval re-checked after every block crosses a bound by
+// chance far more often than 5 % of the time (the more looks, the
+// surer). The interval here is the asymptotic confidence sequence of
+// Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas ("Time-uniform central
+// limit theory and asymptotic confidence sequences", Annals of
+// Statistics 2024, Theorem 2.2): for the mean of the pairs' log ratios
+// after n pairs,
+//
+//	mean ± sd·√( 2(nρ²+1)/(n²ρ²) · ln(√(nρ²+1)/α) ),
+//
+// which covers the true mean at every n at once with probability 1−α
+// (as n grows; the tests measure it at ab's block sizes). ρ tunes where
+// it is narrowest: at SequenceTuned pairs, where a 2 % change on a
+// quiet machine decides. It costs width: about 3.3 σ/√n at α = 0.025
+// where a fixed-n interval has 2.2 σ/√n, the price of being allowed to
+// stop whenever it decides, whatever the number of looks.
+
+// The sequence is of a Huber location of the log ratios rather than of
+// their mean: a pair whose fork a busy neighbour slowed 2× moves a mean
+// by its size and widens its spread for the rest of the batch, where
+// clipped at huberK robust standard deviations from the centre it
+// counts as a large ratio and no more. The ratios are symmetric about
+// the change (each pair's order is random), so the Huber location is
+// the change, and its sequence is the set of shifts δ whose clipped
+// ratios ψ(dᵢ − δ) have a mean the sequence of their own spread holds
+// (a test inverted at every δ; for the true δ the mean of ψ is 0).
+
+// huberK is where ψ clips, in robust standard deviations (1.4826 MAD):
+// 95 % as efficient as the mean on normal ratios.
+const huberK = 1.5
+
+// hubered is a Huber location with its confidence sequence.
+type hubered struct {
+	est, lo, hi  float64 // the location and its (1−alpha) sequence
+	sd           float64 // the spread of the clipped ratios at est: what sizes the pairs still needed
+	zero, zeroSD float64 // the mean and spread of the clipped ratios at δ = 0, for the p-value of no change
+}
+
+// huberSequence is the Huber location of d and its (1−alpha)
+// confidence sequence.
+func huberSequence(d []float64, alpha float64) hubered {
+	c := huberK * 1.4826 * forkstat.MedianAbsDev(d)
+	if c == 0 {
+		// More than half the ratios are equal: clip at the ratios'
+		// own spread instead, or none when all are.
+		if _, s := stat.MeanStdDev(d, nil); s > 0 {
+			c = huberK * s
+		} else {
+			return hubered{est: d[0], lo: d[0], hi: d[0], zero: d[0]}
+		}
+	}
+	psi := make([]float64, len(d))
+	at := func(delta float64) (mean, sd float64) {
+		for i, x := range d {
+			psi[i] = min(max(x-delta, -c), c)
+		}
+		return stat.MeanStdDev(psi, nil)
+	}
+	// The mean of ψ falls as δ grows, from c below min(d) − c to −c
+	// above max(d) + c: bisect for its zero and for where it meets
+	// ±the half-width on either side.
+	dmin, dmax := d[0], d[0]
+	for _, x := range d {
+		dmin, dmax = min(dmin, x), max(dmax, x)
+	}
+	root := func(a, b float64, f func(float64) float64) float64 {
+		for range 80 {
+			mid := (a + b) / 2
+			if f(mid) > 0 {
+				a = mid
+			} else {
+				b = mid
+			}
+		}
+		return (a + b) / 2
+	}
+	var h hubered
+	h.est = root(dmin-c, dmax+c, func(x float64) float64 { m, _ := at(x); return m })
+	h.lo = root(dmin-c, h.est, func(x float64) float64 {
+		m, s := at(x)
+		return m - sequenceHalfWidth(s, len(d), alpha)
+	})
+	h.hi = root(h.est, dmax+c, func(x float64) float64 {
+		m, s := at(x)
+		return m + sequenceHalfWidth(s, len(d), alpha)
+	})
+	_, h.sd = at(h.est)
+	h.zero, h.zeroSD = at(0)
+	return h
+}
+
+// SequenceTuned is the number of pairs at which the confidence sequence
+// is narrowest.
+const SequenceTuned = 30
+
+// sequenceHalfWidth is the half-width of the (1−alpha) confidence
+// sequence of a mean after n samples of standard deviation sd; +Inf
+// below 2 samples.
+func sequenceHalfWidth(sd float64, n int, alpha float64) float64 {
+	if n < 2 {
+		return math.Inf(1)
+	}
+	l := -2 * math.Log(alpha)
+	rho2 := (l + math.Log(l+1)) / SequenceTuned
+	t := float64(n)
+	a := t*rho2 + 1
+	return sd * math.Sqrt(2*a/(t*t*rho2)*math.Log(math.Sqrt(a)/alpha))
+}
+
+// sequencePairs is the fewest pairs at which the confidence sequence at
+// spread sd would be narrower than margin (on the log scale), at most
+// bound; ok is false beyond it.
+func sequencePairs(sd, margin, alpha float64, bound int) (int, bool) {
+	if !(margin > 0) || math.IsNaN(sd) {
+		return 0, false
+	}
+	fits := func(n int) bool { return sequenceHalfWidth(sd, n, alpha) < margin }
+	if !fits(bound) {
+		return 0, false
+	}
+	lo, hi := 1, bound // fits(hi), and the half-width shrinks with n
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if fits(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, true
+}
+
+// sequenceVerdict reads an interval [lo, hi] of a relative change
+// against the threshold th, better being the unit's direction: within
+// ±th unchanged (shown smaller than what counts); else wholly beyond
+// th/2 on the worse side a regression, on the better side an
+// improvement (shown nearer th than no change); else undecided. The
+// errors the threshold is there to bound are then each at most alpha:
+// a change of th/2 or less called a regression (of no change, the
+// sequence would have to miss it by th/2, far rarer than alpha), and a
+// change of th or more called unchanged. Between th/2 and th it may go
+// either way; with th 0, any change the interval shows decides.
+func sequenceVerdict(lo, hi, th float64, better string) (Verdict, bool) {
+	worse, good := Regression, Improvement
+	if better == "higher" {
+		worse, good = Improvement, Regression
+	}
+	switch {
+	case th > 0 && lo > -th && hi < th:
+		return Unchanged, true
+	case lo > th/2:
+		return worse, true
+	case hi < -th/2:
+		return good, true
+	}
+	return Inconclusive, false
+}
+
+// sequenceMargin is how far the interval's half-width must fall, on the
+// log scale, for a run whose change is est (a log ratio) to decide
+// against th: under |est| − th/2 to show a change beyond th/2, or under
+// th − |est| to show one within ±th, whichever comes first.
+func sequenceMargin(est, th float64) float64 {
+	half := math.Log1p(th / 2)
+	m := math.Abs(est) - half
+	if th > 0 && th < 1 {
+		m = math.Max(m, math.Min(math.Log1p(th)-est, est-math.Log1p(-th)))
+	}
+	return m
+}
+
+// sequenceReason says why an interval [lo, hi] did not decide.
+func sequenceReason(lo, hi, th, alpha float64) string {
+	ci := fmt.Sprintf("the %g%% confidence sequence [%+.2f%%, %+.2f%%] of the change", 100*(1-alpha), 100*lo, 100*hi)
+	if th == 0 {
+		return "no change shown: " + ci + " holds 0"
+	}
+	return fmt.Sprintf("not decided: %s reaches both within ±%s and beyond ±%s", ci, percent(th/2, false), percent(th, false))
+}
