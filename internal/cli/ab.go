@@ -2,9 +2,9 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
