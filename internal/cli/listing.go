@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/handoff"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
@@ -21,9 +22,9 @@ import (
 
 // suiteFlag registers --suite on the commands that read specs; its
 // default is the suite binary that handed its command line over
-// (protocol.EnvSuite).
+// (handoff.HandedSuite).
 func suiteFlag(fs *flag.FlagSet) *string {
-	return fs.String("suite", os.Getenv(protocol.EnvSuite),
+	return fs.String("suite", handoff.HandedSuite(),
 		"the suite whose registered benchmarks the specs select: a `binary`, or a main package calling benchspec.Main (./bench), which benchspec builds")
 }
 

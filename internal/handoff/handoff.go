@@ -6,15 +6,20 @@ package handoff
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/internal/termsafe"
 )
 
 // EnvParent names the benchspec program a suite binary hands its
@@ -23,8 +28,14 @@ const EnvParent = "BENCHSPEC_PARENT"
 
 // Run replaces this process with the parent, run with args (args[0], the
 // suite's name as run, stays the program's name in its messages) and
-// this binary's path in protocol.EnvSuite. It returns only when that
-// fails, with exit status 2 after saying why on stderr.
+// this binary's path in protocol.EnvSuite, with its PID in
+// protocol.EnvHandoff (the program's PID after exec: how the program
+// tells a handoff from a BENCHSPEC_SUITE left in an environment). The
+// parent must answer protocol.EnvProbe as the benchspec program does:
+// $BENCHSPEC_PARENT naming this binary (a loop) or a program that is
+// none (/bin/true, which would exit 0 having run nothing) is refused.
+// Run returns only when that fails, with exit status 2 after saying why
+// on stderr.
 func Run(args []string) int {
 	exe, err := os.Executable()
 	if err != nil {
@@ -32,15 +43,95 @@ func Run(args []string) int {
 		return 2
 	}
 	parent, err := Find()
+	if err == nil {
+		err = check(parent, exe)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name(args), err)
 		return 2
 	}
-	env := append(os.Environ(), protocol.EnvSuite+"="+exe)
+	// A role variable inherited from the environment would come first
+	// and win over this handoff's: none passes.
+	env := slices.DeleteFunc(os.Environ(), isRoleVar)
+	env = append(env, protocol.EnvSuite+"="+exe, protocol.EnvHandoff+"="+strconv.Itoa(os.Getpid()))
 	argv := append([]string{name(args)}, args[1:]...)
 	err = syscall.Exec(parent, argv, env)
 	fmt.Fprintf(os.Stderr, "%s: starting the benchspec program %s: %v\n", name(args), parent, err)
 	return 2
+}
+
+// HandedSuite is the suite binary that handed its command line to this
+// process, the benchspec program, or "" when none did: EnvSuite counts
+// only with an EnvHandoff of this process's PID.
+func HandedSuite() string {
+	if os.Getenv(protocol.EnvHandoff) != strconv.Itoa(os.Getpid()) {
+		return ""
+	}
+	return os.Getenv(protocol.EnvSuite)
+}
+
+// check makes sure that parent is a benchspec program and not the suite
+// binary exe itself: it asks (protocol.EnvProbe), within probeTimeout.
+func check(parent, exe string) error {
+	what := "the benchspec program " + parent
+	if p := os.Getenv(EnvParent); p != "" {
+		what = fmt.Sprintf("$%s=%s", EnvParent, p)
+	}
+	if a, err := os.Stat(parent); err == nil {
+		if b, err := os.Stat(exe); err == nil && os.SameFile(a, b) {
+			return fmt.Errorf("%s is this suite binary itself: it must name the benchspec program (go tool -n benchspec prints its path)", what)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, parent)
+	cmd.Env = append(slices.DeleteFunc(os.Environ(), isRoleVar), protocol.EnvProbe+"=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &limitedBuffer{b: &stdout, n: 256}
+	cmd.Stderr = &limitedBuffer{b: &stderr, n: 1024}
+	err := cmd.Run()
+	if err == nil && stdout.String() == protocol.ProbeAnswer() {
+		return nil
+	}
+	answer := strings.TrimSpace(stdout.String() + " " + stderr.String())
+	switch {
+	case ctx.Err() != nil:
+		answer = fmt.Sprintf("no answer in %s", probeTimeout)
+	case strings.HasPrefix(stdout.String(), "benchspec program, protocol "):
+		return fmt.Errorf("%s speaks another protocol (%s; this suite: %s): build both from one benchspec version",
+			what, strings.TrimSpace(stdout.String()), strings.TrimSpace(protocol.ProbeAnswer()))
+	case err != nil && answer != "":
+		answer = fmt.Sprintf("%v: %s", err, answer)
+	case err != nil:
+		answer = err.Error()
+	case answer == "":
+		answer = "it printed nothing and exited 0"
+	}
+	return fmt.Errorf("%s is not the benchspec program (asked, %s): name the benchspec program, or unset %s to find it as go tool benchspec",
+		what, termsafe.Line(answer), EnvParent)
+}
+
+// probeTimeout bounds the probe: the program answers before it reads
+// anything.
+const probeTimeout = 30 * time.Second
+
+func isRoleVar(kv string) bool {
+	k, _, _ := strings.Cut(kv, "=")
+	return slices.Contains(protocol.RoleVars, k)
+}
+
+// limitedBuffer keeps the first n bytes written to it and drops the
+// rest: a probed program's output is quoted, never stored whole.
+type limitedBuffer struct {
+	b *bytes.Buffer
+	n int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.n - l.b.Len(); room > 0 {
+		l.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
 }
 
 // name is the suite's name as run, for its messages.

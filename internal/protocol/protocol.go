@@ -7,6 +7,8 @@
 // the parent's.
 package protocol
 
+import "strconv"
+
 // The worker protocol. The parent re-executes the suite binary with
 // EnvAssignment set to the JSON of an Assignment; the fork writes Messages
 // as JSON lines to file descriptor ResultFD (an inherited pipe, so user
@@ -38,7 +40,7 @@ const (
 
 // RoleVars are the variables that give a process its role in a batch:
 // a process must not pass them on to what it starts.
-var RoleVars = []string{EnvAssignment, EnvHost, EnvGuard, EnvBatch, EnvExec, EnvList, EnvSuite}
+var RoleVars = []string{EnvAssignment, EnvHost, EnvGuard, EnvBatch, EnvExec, EnvList, EnvSuite, EnvHandoff, EnvProbe}
 
 // Assignment is what one fork must do.
 type Assignment struct {
@@ -95,6 +97,24 @@ const EnvList = "BENCHSPEC_LIST"
 // EnvSuite is set by a suite binary that hands its command line to the
 // parent: the suite binary's path, which the parent runs the forks of.
 const EnvSuite = "BENCHSPEC_SUITE"
+
+// EnvHandoff is set with EnvSuite by a suite binary that hands over: its
+// PID, which the benchspec program it execs keeps. The program takes
+// EnvSuite only when EnvHandoff is its own PID, so that a
+// BENCHSPEC_SUITE left in an environment is never taken for a handoff.
+const EnvHandoff = "BENCHSPEC_HANDOFF"
+
+// EnvProbe asks a program whether it is the benchspec program: the
+// program writes ProbeAnswer on stdout and exits 0, a suite binary
+// refuses. A suite binary probes the program before it hands over, so
+// that $BENCHSPEC_PARENT naming the suite itself, or a program that is
+// no benchspec program (/bin/true), fails with a message, not a loop or
+// a silent exit 0.
+const EnvProbe = "BENCHSPEC_PROBE"
+
+// ProbeAnswer is the benchspec program's answer to EnvProbe: it names
+// the protocol's version.
+func ProbeAnswer() string { return "benchspec program, protocol " + strconv.Itoa(Version) + "\n" }
 
 // Listing is a suite binary's registry.
 type Listing struct {

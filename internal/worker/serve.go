@@ -335,10 +335,11 @@ func serveOne(a *protocol.Assignment, lookup BodyLookup, testBinary TestBinary, 
 }
 
 // IsChild reports whether this process was started by the benchspec
-// program as a fork, a guard, a shielded exec, or to list a suite's
-// benchmarks (cli.IsChild forwards here).
+// program as a fork, a guard, a shielded exec, to list a suite's
+// benchmarks, or asked by a suite whether it is the program (EnvProbe)
+// (cli.IsChild forwards here).
 func IsChild() bool {
-	for _, k := range []string{protocol.EnvAssignment, protocol.EnvHost, protocol.EnvGuard, protocol.EnvExec, protocol.EnvList} {
+	for _, k := range []string{protocol.EnvAssignment, protocol.EnvHost, protocol.EnvGuard, protocol.EnvExec, protocol.EnvList, protocol.EnvProbe} {
 		if os.Getenv(k) != "" {
 			return true
 		}
@@ -361,5 +362,16 @@ func ServeChild(lookup BodyLookup, testBinary TestBinary, guard func() int) {
 		os.Exit(guard())
 	case os.Getenv(protocol.EnvExec) != "":
 		os.Exit(ShieldedExec(os.Args[1:]))
+	case os.Getenv(protocol.EnvProbe) != "":
+		// Only the benchspec program has a guard: a suite binary asked
+		// is not the program, and must not hand over again (a loop).
+		if guard != nil {
+			if _, err := io.WriteString(os.Stdout, protocol.ProbeAnswer()); err != nil {
+				os.Exit(1)
+			}
+			os.Exit(0)
+		}
+		fmt.Fprintf(os.Stderr, "%s is a suite binary, not the benchspec program\n", os.Args[0])
+		os.Exit(2)
 	}
 }
