@@ -4,13 +4,22 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
+
+	"github.com/benchspec/benchspec/internal/filehash"
+	"github.com/benchspec/benchspec/plan"
 )
 
 // build is one side of `benchspec ab`: a suite binary, or the suite
@@ -21,8 +30,8 @@ type build struct {
 	// pkg is the suite's main package that suite was built from, in
 	// dir; "" when the side is a binary.
 	pkg string
-	// dir is the directory the specs' package: entries resolve in: the
-	// checkout of a revision, "" for the working tree or a binary.
+	// dir is the directory pkg is built in: the checkout's place of the
+	// current directory, "" for the working tree or a binary.
 	dir string
 	// specs are the spec paths as this side reads them: for a revision,
 	// copies of the working tree's specs at their place in its checkout,
@@ -35,10 +44,17 @@ const worktree = "."
 
 // resolveBuild makes side's suite binary: side is a suite binary, "."
 // (the working tree: suitePkg built in place) or a git revision
-// (suitePkg built in a checkout of it, kept by commit in the cache).
+// (suitePkg built in a checkout of it, kept by commit in the cache). A
+// name that is both a file and a revision is refused (see
+// resolveRevision).
 func resolveBuild(ctx context.Context, reg Registry, side, suitePkg string, specs []string) (*build, error) {
 	b := &build{name: side, specs: specs}
 	if fi, err := os.Stat(side); err == nil && fi.Mode().IsRegular() && side != worktree {
+		if !isPath(side) {
+			if commit, err := gitOut(ctx, "rev-parse", "--verify", "--end-of-options", side+"^{commit}"); err == nil {
+				return nil, fmt.Errorf("%q is both a file here and a git revision (commit %.12s): write ./%s for the file, or the revision's full name (refs/heads/%s, a commit hash)", side, commit, side, side)
+			}
+		}
 		// Absolute: a fork is started from another directory than ours.
 		abs, err := filepath.Abs(side)
 		if err != nil {
@@ -47,22 +63,37 @@ func resolveBuild(ctx context.Context, reg Registry, side, suitePkg string, spec
 		b.suite = abs
 		return b, nil
 	}
+	var pkg string
 	if side != worktree {
 		dir, err := checkout(ctx, side)
 		if err != nil {
 			return nil, err
 		}
-		b.dir = dir
 		b.specs, err = placeSpecs(dir, specs)
 		if err != nil {
 			return nil, err
 		}
+		root, err := gitOut(ctx, "rev-parse", "--show-toplevel")
+		if err != nil {
+			return nil, err
+		}
 		if reg.Checkout != nil {
-			root, err := gitOut(ctx, "rev-parse", "--show-toplevel")
+			reg.Checkout(dir, root)
+		}
+		// The suite is built from the checkout's place of the current
+		// directory: a relative package or an import path means there
+		// what it means here, in the revision's module.
+		wd, err := repoRelative(".")
+		if err != nil {
+			return nil, err
+		}
+		b.dir, pkg = filepath.Join(dir, wd), suitePkg
+		if filepath.IsAbs(suitePkg) || plan.IsRelative(suitePkg) {
+			rel, err := repoRelative(suitePkg)
 			if err != nil {
 				return nil, err
 			}
-			reg.Checkout(dir, root)
+			pkg = filepath.Join(dir, rel)
 		}
 	}
 	if suitePkg == "" {
@@ -71,13 +102,8 @@ func resolveBuild(ctx context.Context, reg Registry, side, suitePkg string, spec
 	if reg.Build == nil {
 		return nil, errors.New("this program cannot build suites")
 	}
-	pkg := suitePkg
-	if b.dir != "" {
-		rel, err := repoRelative(suitePkg)
-		if err != nil {
-			return nil, err
-		}
-		pkg = "./" + filepath.ToSlash(rel)
+	if pkg == "" {
+		pkg = suitePkg
 	}
 	bin, err := reg.Build(ctx, b.dir, pkg, nil)
 	if err != nil {
@@ -87,21 +113,87 @@ func resolveBuild(ctx context.Context, reg Registry, side, suitePkg string, spec
 	return b, nil
 }
 
+// isPath reports whether name can only be a path: it starts with ./, ../
+// or /, which no git revision name does.
+func isPath(name string) bool {
+	return filepath.IsAbs(name) || plan.IsRelative(name)
+}
+
+// resolveRevision is the commit the git revision rev names. A name that
+// git would take as one of several refs (a branch and a tag of one name;
+// git picks one, with a warning) is refused with their full names: a
+// revision name means one thing.
+func resolveRevision(ctx context.Context, rev string) (string, error) {
+	commit, err := gitOut(ctx, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("%q is neither a suite binary, %q (the working tree) nor a git revision: %v", rev, worktree, err)
+	}
+	// git's order of the refs a short name can mean (git help revisions).
+	var candidates []string
+	for _, f := range []string{"refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD"} {
+		candidates = append(candidates, fmt.Sprintf(f, rev))
+	}
+	out, err := gitOut(ctx, append([]string{"for-each-ref", "--format=%(refname)"}, candidates...)...)
+	if err != nil {
+		return "", err
+	}
+	var full []string
+	for ref := range strings.Lines(out) {
+		if ref = strings.TrimSpace(ref); slices.Contains(candidates, ref) {
+			full = append(full, ref)
+		}
+	}
+	if len(full) > 1 {
+		return "", fmt.Errorf("%q names %d refs, %s: give the full name of the one you mean", rev, len(full), strings.Join(full, " and "))
+	}
+	return commit, nil
+}
+
+// A revision's checkout is shared by every ab of the cache, at once and
+// later, so it is made and used as the cache's binaries are:
+//
+//   - Two ab on one fresh cache each unpack into a private temporary
+//     directory and rename it into place; the one that loses the rename
+//     uses the winner's checkout once it checks. Nothing removes a
+//     checkout another process may be building from: a checkout that
+//     fails its check is renamed aside (the same path then holds a good
+//     one) and removed after.
+//   - A checkout is checked before each use against the manifest written
+//     when it was unpacked (every file's path, executable bit and
+//     SHA-256; no other file, no link): one edited, added to or removed
+//     from since is unpacked again, with a warning that names the file,
+//     as a replaced binary is built again.
+//   - The specs ab copies into a checkout (placeSpecs) are named by their
+//     content, beginning with a dot: the go command ignores them, two ab
+//     with different specs do not overwrite each other's, and the check
+//     leaves them out.
+
+// manifestFile, in a checkout, is its manifest; its presence marks the
+// checkout complete.
+const manifestFile = ".benchspec-complete"
+
+// specCopyPrefix begins the names of the specs ab copies into a checkout.
+const specCopyPrefix = ".benchspec-spec-"
+
 // checkout extracts the tree of the git revision rev (of the repository
 // holding the current directory) into the cache, once per commit, and
 // returns its directory at the same place as the current directory's
 // repository root.
 func checkout(ctx context.Context, rev string) (string, error) {
-	commit, err := gitOut(ctx, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	commit, err := resolveRevision(ctx, rev)
 	if err != nil {
-		return "", fmt.Errorf("%q is neither a suite binary, %q (the working tree) nor a git revision: %v", rev, worktree, err)
+		return "", err
 	}
-	dir := filepath.Join(revisionCache(), commit)
-	if fi, err := os.Stat(filepath.Join(dir, ".benchspec-complete")); err == nil && fi.Mode().IsRegular() {
+	cache := revisionCache()
+	dir := filepath.Join(cache, commit)
+	err = verifyCheckout(dir)
+	if err == nil {
 		return dir, nil
 	}
-	os.RemoveAll(dir)
-	tmp, err := os.MkdirTemp(revisionCache(), ".checkout-")
+	if !errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(os.Stderr, "benchspec: the checkout of %s in the cache is not the revision: %v; unpacking it again\n", rev, err)
+	}
+	tmp, err := os.MkdirTemp(cache, ".checkout-")
 	if err != nil {
 		return "", fmt.Errorf("checking out %s: %w", rev, err)
 	}
@@ -116,17 +208,126 @@ func checkout(ctx context.Context, rev string) (string, error) {
 	if err := cmd.Start(); err != nil {
 		return "", fmt.Errorf("git archive: %w", err)
 	}
-	xerr := untar(out, tmp)
+	manifest, xerr := untar(out, tmp)
 	if err := cmd.Wait(); err != nil || xerr != nil {
 		return "", fmt.Errorf("checking out %s: %v %v %s", rev, err, xerr, strings.TrimSpace(stderr.String()))
 	}
-	if err := os.WriteFile(filepath.Join(tmp, ".benchspec-complete"), nil, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, manifestFile), manifest, 0o644); err != nil {
 		return "", err
 	}
-	if err := os.Rename(tmp, dir); err != nil {
+	if err := installCheckout(tmp, dir); err != nil {
 		return "", fmt.Errorf("checking out %s: %w", rev, err)
 	}
 	return dir, nil
+}
+
+// installCheckout renames the checkout tmp to dir; when dir is there, it
+// is used if it checks (another ab unpacked it first) and renamed aside
+// otherwise.
+func installCheckout(tmp, dir string) error {
+	for range 3 {
+		err := os.Rename(tmp, dir)
+		if err == nil || verifyCheckout(dir) == nil {
+			return nil
+		}
+		// Moved aside, then removed: a process building from dir finds
+		// the new checkout at its path.
+		stale := filepath.Join(filepath.Dir(dir), fmt.Sprintf(".stale-%016x", rand.Uint64()))
+		if rerr := os.Rename(dir, stale); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return fmt.Errorf("%w (and %s cannot be moved aside: %v)", err, dir, rerr)
+		}
+		defer os.RemoveAll(stale)
+	}
+	return fmt.Errorf("%s keeps changing", dir)
+}
+
+// verifyCheckout checks the checkout dir against its manifest: an error
+// wrapping fs.ErrNotExist when there is no complete checkout, else one
+// that names the first file that differs.
+func verifyCheckout(dir string) error {
+	data, err := readManifest(filepath.Join(dir, manifestFile))
+	if err != nil {
+		return err
+	}
+	want := map[string]string{}
+	for line := range strings.Lines(string(data)) {
+		sum, path, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		if !ok {
+			return fmt.Errorf("its manifest has a bad line %q", line)
+		}
+		want[path] = sum
+	}
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir():
+			return nil
+		case rel == manifestFile || (d.Type().IsRegular() && strings.HasPrefix(d.Name(), specCopyPrefix)):
+			return nil
+		case !d.Type().IsRegular():
+			return fmt.Errorf("%s is not a regular file, and the revision has none", rel)
+		}
+		sum, ok := want[rel]
+		if !ok {
+			return fmt.Errorf("%s was added since it was unpacked", rel)
+		}
+		delete(want, rel)
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		got, err := fileSum(path, fi.Mode())
+		if err != nil {
+			return err
+		}
+		if got != sum {
+			return fmt.Errorf("%s was changed since it was unpacked", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for path := range want {
+		return fmt.Errorf("%s was removed since it was unpacked", path)
+	}
+	return nil
+}
+
+// maxManifest bounds the manifest read: some 50 bytes a file.
+const maxManifest = 64 << 20
+
+// readManifest reads a checkout's manifest: a regular file, not a link.
+func readManifest(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("its manifest: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxManifest {
+		return nil, errors.New("its manifest is not a regular file of benchspec's")
+	}
+	return io.ReadAll(io.LimitReader(f, maxManifest))
+}
+
+// fileSum is a checkout file's manifest entry: its SHA-256 and whether
+// it is executable.
+func fileSum(path string, mode fs.FileMode) (string, error) {
+	sum, err := filehash.SHA256(path)
+	if err != nil {
+		return "", err
+	}
+	if mode&0o111 != 0 {
+		sum += "+x"
+	}
+	return sum, nil
 }
 
 // revisionCache holds the checkouts of revisions, beside the binaries.
@@ -142,43 +343,52 @@ func revisionCache() string {
 	return dir
 }
 
-// untar extracts git archive's regular files and directories into dir;
-// anything else (a link, a path out of dir) is refused.
-func untar(r io.Reader, dir string) error {
+// untar extracts git archive's regular files and directories into dir
+// and returns their manifest (verifyCheckout); anything else (a link, a
+// path out of dir) is refused.
+func untar(r io.Reader, dir string) ([]byte, error) {
 	tr := tar.NewReader(r)
+	var manifest []string
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
-			return nil
+			slices.Sort(manifest)
+			return []byte(strings.Join(manifest, "")), nil
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		name := filepath.FromSlash(h.Name)
 		if !filepath.IsLocal(name) {
-			return fmt.Errorf("archive entry %q is outside the tree", h.Name)
+			return nil, fmt.Errorf("archive entry %q is outside the tree", h.Name)
 		}
 		path := filepath.Join(dir, name)
 		switch h.Typeflag {
 		case tar.TypeDir:
 			if err := os.MkdirAll(path, 0o755); err != nil {
-				return err
+				return nil, err
 			}
 		case tar.TypeReg:
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return err
+				return nil, err
 			}
-			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, os.FileMode(h.Mode)&0o755|0o600)
+			mode := os.FileMode(h.Mode)&0o755 | 0o600
+			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, mode)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			_, err = io.Copy(f, tr)
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
 			if err != nil {
-				return err
+				return nil, err
 			}
+			sum, err := fileSum(path, mode)
+			if err != nil {
+				return nil, err
+			}
+			manifest = append(manifest, sum+" "+filepath.ToSlash(name)+"\n")
 		case tar.TypeXGlobalHeader:
 		default:
 			// Symbolic links and the like: a checkout for building
@@ -187,7 +397,7 @@ func untar(r io.Reader, dir string) error {
 	}
 }
 
-// placeSpecs copies the working tree's specs to their place in the
+// placeSpecs copies the working tree's specs to their directory in the
 // checkout dir of a revision; a spec outside the repository is read
 // where it is (its package: entries, if any, name the working tree's
 // packages or the module cache's, not the revision's).
@@ -203,11 +413,14 @@ func placeSpecs(dir string, specs []string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		dst := filepath.Join(dir, rel)
+		// Named by content, beside the revision's files (its package:
+		// entries resolve from there): see checkout.
+		sum := sha256.Sum256(data)
+		dst := filepath.Join(dir, filepath.Dir(rel), specCopyPrefix+hex.EncodeToString(sum[:6])+"-"+filepath.Base(rel))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
+		if err := writeFile(dst, data); err != nil {
 			return nil, err
 		}
 		out = append(out, dst)
