@@ -30,10 +30,17 @@ func suiteFlag(fs *flag.FlagSet) *string {
 
 // Bounds of a suite's listing: a registry is small, and the listing runs
 // the suite's package initialisation, which is user code.
-const (
-	listingMax     = 16 << 20
-	listingTimeout = 2 * time.Minute
-)
+const listingMax = 16 << 20
+
+// listingTimeout bounds how long a suite's listing may take; a variable
+// only so that a test need not wait two minutes for a suite that never
+// answers.
+var listingTimeout = 2 * time.Minute
+
+// listingWaitDelay bounds the wait for the listing's output once the
+// suite has exited or been killed: a process it started that kept its
+// stdout open must not hold the command past its timeout.
+const listingWaitDelay = 5 * time.Second
 
 // withSuite returns reg with the registered benchmarks of the suite
 // binary at path, which its forks will run; "" leaves reg as it is.
@@ -93,15 +100,23 @@ func ListSuite(ctx context.Context, path string) ([]plan.Benchmark, error) {
 	case !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0:
 		return nil, errors.New("not an executable file: a suite binary is a main package calling benchspec.Main, built with go build")
 	}
-	ctx, cancel := context.WithTimeout(ctx, listingTimeout)
+	lctx, cancel := context.WithTimeout(ctx, listingTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path)
+	cmd := exec.CommandContext(lctx, path)
 	cmd.Env = append(executor.WithoutRoles(os.Environ(), nil), protocol.EnvList+"=1")
 	var stdout, stderr limitedBuffer
 	stdout.max, stderr.max = listingMax, 64<<10
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Dir = os.TempDir()
+	cmd.WaitDelay = listingWaitDelay
 	runErr := cmd.Run()
+	if ctx.Err() == nil && errors.Is(lctx.Err(), context.DeadlineExceeded) {
+		why := fmt.Sprintf("its listing timed out: the suite did not list its benchmarks within %s and was killed; the listing runs the suite's package initialisation (init functions, package variables): does it wait on something?", listingTimeout)
+		if tail := bytes.TrimSpace(stderr.Bytes()); len(tail) > 0 {
+			why += " Its stderr: " + string(tail)
+		}
+		return nil, errors.New(why)
+	}
 	if stdout.over {
 		return nil, fmt.Errorf("its listing is over %d bytes: not a benchspec suite binary?", listingMax)
 	}
