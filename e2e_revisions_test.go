@@ -328,3 +328,40 @@ func TestTwoABShareOneFreshCheckout(t *testing.T) {
 		}
 	}
 }
+
+// validate refuses a build's compiler flags that would write or read a
+// file, and a profile of a nested module, each at its position with exit
+// status 2, before anything is built.
+func TestValidateConfinesBuildFlagsAndProfiles(t *testing.T) {
+	suitetest.SkipShort(t)
+	mod := t.TempDir()
+	files := map[string]string{
+		"go.mod":             "module example.com/gm\n",
+		"nested/go.mod":      "module example.com/nested\n",
+		"nested/default.pgo": "",
+		"bench/flags.yaml":   "version: 1\nname: g\nbuilds:\n  - name: evil\n    gcflags: 'all=-l -cpuprofile=/tmp/benchspec-evil'\nbenchmarks:\n  - include: x\n",
+		"bench/profile.yaml": "version: 1\nname: g\nbuilds:\n  - name: pgo\n    pgo: ../nested/default.pgo\nbenchmarks:\n  - include: x\n",
+		"bench/debug.yaml":   "version: 1\nname: g\nbuilds:\n  - name: dump\n    gcflags: -d=ssa/all/dump\nbenchmarks:\n  - include: x\n",
+		"bench/pgoflag.yaml": "version: 1\nname: g\nbuilds:\n  - name: p\n    gcflags: -pgoprofile=/etc/passwd\nbenchmarks:\n  - include: x\n",
+	}
+	for name, body := range files {
+		path := filepath.Join(mod, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for spec, want := range map[string]string{
+		"bench/flags.yaml":   "bench/flags.yaml:5:14: builds[0].gcflags: -cpuprofile is not a compiler flag a build may give",
+		"bench/debug.yaml":   "bench/debug.yaml:5:14: builds[0].gcflags: -d=ssa/all/dump is not a debug setting",
+		"bench/pgoflag.yaml": "bench/pgoflag.yaml:5:14: builds[0].gcflags: -pgoprofile is not a compiler flag",
+		"bench/profile.yaml": "bench/profile.yaml:5:10: builds[0].pgo: ../nested/default.pgo is in another module (nested/go.mod)",
+	} {
+		_, stderr, code := benchspecIn(t, mod, nil, "validate", spec)
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("validate %s: exit %d, want 2 and %q\n%s", spec, code, want, stderr)
+		}
+	}
+}

@@ -146,6 +146,13 @@ func CheckBuildScope(specs []*spec.Spec) spec.ErrorList {
 			if !within(root, path) {
 				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf(
 					"builds[%d].pgo: %s is outside %s; a build's profile is a file of the spec's own tree", i, b.PGO, what)})
+				continue
+			}
+			// Judged by module, as a package is: a nested module is
+			// another module's tree.
+			if nested := nestedModule(root, filepath.Dir(path)); found && nested != "" {
+				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf(
+					"builds[%d].pgo: %s is in another module (%s), not in %s; a build's profile is a file of the spec's own module", i, b.PGO, nested, what)})
 			}
 		}
 	}

@@ -102,8 +102,9 @@ benchmarks:
 
 // TestPGOProfileStaysInTheSpecsModule: a build's profile is a file of
 // the module that holds the spec: a path that climbs out, an absolute
-// path elsewhere and a symbolic link in the module to a file outside are
-// refused at the pgo key; a path inside, auto and off pass.
+// path elsewhere, a symbolic link in the module to a file outside and a
+// file of a nested module are refused at the pgo key; a path inside,
+// auto and off pass.
 func TestPGOProfileStaysInTheSpecsModule(t *testing.T) {
 	root := t.TempDir()
 	mod, other := filepath.Join(root, "m"), filepath.Join(root, "other")
@@ -137,5 +138,18 @@ func TestPGOProfileStaysInTheSpecsModule(t *testing.T) {
 		if msg := check(pgo); msg != "" {
 			t.Errorf("pgo %s: %s, want accepted", pgo, msg)
 		}
+	}
+	// A nested module's file is another module's, as its packages are.
+	nested := filepath.Join(mod, "vendored", "prof")
+	if err := os.MkdirAll(nested, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, data := range map[string]string{filepath.Join(mod, "vendored", "go.mod"): "module example.com/v\n", filepath.Join(nested, "default.pgo"): ""} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if msg := check("../vendored/prof/default.pgo"); !strings.Contains(msg, "is in another module (vendored/go.mod)") {
+		t.Errorf("pgo in a nested module: %q, want refused", msg)
 	}
 }

@@ -61,12 +61,19 @@ func (d *document) builds(root map[string]any) []Build {
 }
 
 // checkBuilds checks what the schema cannot say of `builds:`: that no
-// two builds have one name.
+// two builds have one name, and that gcflags give only the compiler
+// flags a build may give (checkGCFlags).
 func (d *document) checkBuilds(root map[string]any) {
 	list, _ := root["builds"].([]any)
 	first := map[string]int{}
 	for i, v := range list {
 		m, _ := v.(map[string]any)
+		if g, ok := m["gcflags"].(string); ok {
+			ptr := "/builds/" + strconv.Itoa(i) + "/gcflags"
+			if why := checkGCFlags(g); why != "" && !d.errPtr[ptr] {
+				d.errorPtr(ptr, "%s: %s", d.display(ptr), why)
+			}
+		}
 		name, ok := m["name"].(string)
 		ptr := "/builds/" + strconv.Itoa(i) + "/name"
 		if !ok || d.errPtr[ptr] {
