@@ -365,3 +365,22 @@ func TestValidateConfinesBuildFlagsAndProfiles(t *testing.T) {
 		}
 	}
 }
+
+// validate refuses package: cmd/go, the go command rather than a package
+// of the standard library, at its position with exit status 2.
+func TestValidateRefusesTheGoCommandAsAPackage(t *testing.T) {
+	suitetest.SkipShort(t)
+	mod := t.TempDir()
+	for name, body := range map[string]string{
+		"go.mod": "module example.com/j\n",
+		"s.yaml": "version: 1\nname: j\nbenchmarks:\n  - package: cmd/go\n    include: .\n",
+	} {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code := benchspecIn(t, mod, nil, "validate", "s.yaml")
+	if want := "s.yaml:4:14: benchmarks[0].package: cmd/go is in the Go distribution's cmd tree"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("validate package: cmd/go: exit %d, want 2 and %q\n%s", code, want, stderr)
+	}
+}

@@ -30,7 +30,9 @@ import (
 // that do not exist, which the build then reports.
 //
 // The standard library is allowed because it is the go command's own
-// code, which builds every package anyway. A user who means to run
+// code, which builds every package anyway. The distribution's cmd tree
+// (cmd/go, cmd/compile, …) is not: it is the toolchain's commands, not a
+// library a spec's code uses, and its tests drive the toolchain. A user who means to run
 // another module's benchmarks says so on the command line
 // (--allow-packages-outside-module), never in the spec.
 
@@ -173,6 +175,10 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 		rest, ok := strings.CutPrefix(pkg, mod.Path)
 		ok = ok && found && (rest == "" || rest[0] == '/')
 		switch {
+		case !ok && (pkg == "cmd" || strings.HasPrefix(pkg, "cmd/")):
+			// GOROOT/src/cmd holds the go command and the compiler, not
+			// the standard library a spec's code may use.
+			return fmt.Sprintf("%s is in the Go distribution's cmd tree (the go command, the compiler and their tools), not in the standard library", pkg)
 		case !ok && isStd(pkg):
 			return ""
 		case !found:

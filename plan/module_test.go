@@ -65,3 +65,28 @@ func TestPackagePathClimbingOutIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestDistributionCommandsAreNotStandardLibrary: the Go distribution's
+// cmd tree (the go command, the compiler) is not the standard library a
+// spec may name: refused with what it is; std packages, internal ones
+// included, pass.
+func TestDistributionCommandsAreNotStandardLibrary(t *testing.T) {
+	mod := t.TempDir()
+	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(pkg string) string {
+		s := &spec.Spec{Path: filepath.Join(mod, "s.yaml"), Entries: []spec.Entry{{Package: pkg}}}
+		return plan.CheckPackageScope([]*spec.Spec{s}).Error()
+	}
+	for _, pkg := range []string{"cmd/go", "cmd/compile/internal/ssa", "cmd"} {
+		if msg := check(pkg); !strings.Contains(msg, pkg+" is in the Go distribution's cmd tree") {
+			t.Errorf("package %s: %q, want refused as the distribution's cmd tree", pkg, msg)
+		}
+	}
+	for _, pkg := range []string{"strings", "encoding/json", "internal/bytealg"} {
+		if msg := check(pkg); msg != "" {
+			t.Errorf("package %s: %s, want accepted", pkg, msg)
+		}
+	}
+}
