@@ -119,12 +119,12 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 	if x.obs == nil {
 		x.obs = nopObserver{}
 	}
-	forks := false
 	for i := range p.Runs {
-		r := &p.Runs[i]
-		x.all += forkCount(r)
-		forks = forks || r.Settings.Forks > 0
+		x.all += forkCount(&p.Runs[i])
 	}
+	// Every run is a process, a fork or the forks: 0 host, contained
+	// alike: subreaper, guard, the private copy of the suite binary.
+	forks := len(p.Runs) > 0
 	for _, f := range opts.Done {
 		if f.Run >= 0 && f.Run < len(p.Runs) && f.Fork >= 1 && f.Fork <= maxForkCount(&p.Runs[f.Run]) {
 			x.done[forkID{f.Run, f.Fork}] = f

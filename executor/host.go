@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
@@ -16,7 +20,10 @@ import (
 // as JMH's forks: 0 runs share the harness's JVM. For debugging only: the
 // report flags them IN_PROCESS. The host gets the batch's environment,
 // not a run's env (one process cannot have two); a failed run ends it,
-// and the next forks: 0 run starts a new one.
+// and the next forks: 0 run starts a new one. A run's faults stay its
+// own: the host fails a run that closed or replaced its standard files
+// or changed its directory (internal/worker's hostState), and the
+// executor one that left a process running (leftBehind), killing it.
 type host struct {
 	p     *process
 	stdin *os.File // our end of the host's standard input
@@ -39,7 +46,7 @@ func (x *execution) runHosted(r *plan.Run, a *protocol.Assignment) protocol.Fork
 		fr.Err = fmt.Sprintf("encoding the assignment: %v", err)
 		return fr
 	}
-	start := time.Now()
+	start, since := time.Now(), bootTicks()
 	fr.PID = h.p.pid
 	failure, finished := "", false
 	if _, err := h.stdin.Write(append(line, '\n')); err != nil {
@@ -49,8 +56,13 @@ func (x *execution) runHosted(r *plan.Run, a *protocol.Assignment) protocol.Fork
 	}
 	fr.Wall = time.Since(start)
 	if failure == "" && finished {
-		fr.ExitStatus = 0
-		return fr
+		left := x.leftBehind(since)
+		if len(left) == 0 {
+			fr.ExitStatus = 0
+			return fr
+		}
+		failure = fmt.Sprintf("the run left %d process(es) running after it ended: %s; killed (forks: 0 runs share one process, beside which they would have run on)",
+			len(left), strings.Join(left, ", "))
 	}
 	if failure == "" {
 		failure = "the in-process host ended before the run did"
@@ -84,6 +96,53 @@ func (x *execution) startHost() error {
 	x.guard.watch(p.pid)
 	h.p, h.stdin, h.dir = p, out, dir
 	return nil
+}
+
+// leftBehind kills the processes a run of the host left running, and
+// returns them as "PID (name)": the host's descendants (in its group or
+// not: a setsid child of the living host is still its child), and those
+// started since the run began that carry the batch's mark or were
+// orphaned to this process, a subreaper (sweep). Between runs the host
+// has no process of its own, so every one is the run's.
+func (x *execution) leftBehind(since uint64) []string {
+	host := x.host.p.pid
+	var left []string
+	for _, pid := range descendants(host) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		left = append(left, fmt.Sprintf("%d (%s)", pid, processName(pid)))
+	}
+	for _, s := range sweep(x.mark, since, true, host) {
+		if !slices.ContainsFunc(left, func(l string) bool { return strings.Fields(l)[0] == strings.Fields(s)[0] }) {
+			left = append(left, s)
+		}
+	}
+	return left
+}
+
+// descendants returns the live processes that descend from pid, by
+// their parents in /proc.
+func descendants(root int) []int {
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		if p, ok := readProc(pid); ok && p.state != 'Z' && p.state != 'X' {
+			children[p.ppid] = append(children[p.ppid], pid)
+		}
+	}
+	var out []int
+	for todo := children[root]; len(todo) > 0; {
+		pid := todo[0]
+		todo = append(todo[1:], children[pid]...)
+		out = append(out, pid)
+	}
+	return out
 }
 
 // stopHost ends the host: the end of its input ends it, or it is killed.

@@ -268,6 +268,27 @@ func hostile() {
 		for b.Loop() {
 		}
 	})
+	// Closes one of its standard files or changes its working
+	// directory: harmless in a fork of its own, it would break the next
+	// run of the forks: 0 host.
+	benchspec.Register("fault.closestd", func(b *benchspec.B) {
+		switch b.Param("what") {
+		case "stdin":
+			os.Stdin.Close()
+		case "stdout":
+			syscall.Close(1)
+		case "stderr":
+			syscall.Close(2)
+		case "dup":
+			if f, err := os.Open(os.DevNull); err == nil {
+				syscall.Dup2(int(f.Fd()), 0)
+			}
+		case "chdir":
+			os.Chdir("/")
+		}
+		for b.Loop() {
+		}
+	}, benchspec.Params{"what": {"stdin", "stdout", "stderr", "dup", "chdir"}})
 	// Deletes every file of its working directory.
 	benchspec.Register("fault.unlink", func(b *benchspec.B) {
 		entries, _ := os.ReadDir(".")

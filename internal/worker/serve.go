@@ -195,7 +195,7 @@ func ServeBodies(lookup BodyLookup, testBinary TestBinary) int {
 	if !ok {
 		return 2
 	}
-	return serveOne(&a, lookup, testBinary, send)
+	return serveOne(&a, lookup, testBinary, send, nil)
 }
 
 // ServeHost serves the runs of a batch that take no forks of their own
@@ -208,6 +208,7 @@ func ServeHost(lookup BodyLookup) int {
 		return 2
 	}
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
+	state := captureHost()
 	for {
 		line, err := in.ReadSlice('\n')
 		if err == io.EOF && len(line) == 0 {
@@ -222,7 +223,7 @@ func ServeHost(lookup BodyLookup) int {
 			fmt.Fprintf(os.Stderr, "benchspec worker: bad assignment: %v\n", err)
 			return 2
 		}
-		if status := serveOne(&a, lookup, nil, send); status == 2 {
+		if status := serveOne(&a, lookup, nil, send, state.check); status == 2 {
 			return status
 		}
 	}
@@ -259,8 +260,11 @@ func resultPipe() (send func(m *protocol.Message) error, ok bool) {
 var shielded bool
 
 // serveOne runs one assignment and sends what it measured; it returns
-// the fork's exit status.
-func serveOne(a *protocol.Assignment, lookup BodyLookup, testBinary TestBinary, sendPipe func(m *protocol.Message) error) int {
+// the fork's exit status. In the forks: 0 host, intact says, once the
+// body has returned and before the run's end is reported, whether the
+// body left the host able to serve the next run; if not, the run fails
+// with the cause and the status is 2, which ends the host.
+func serveOne(a *protocol.Assignment, lookup BodyLookup, testBinary TestBinary, sendPipe func(m *protocol.Message) error, intact func() error) int {
 	// Every message is held to the protocol's bounds before it leaves.
 	send := func(m *protocol.Message) error {
 		if err := vetMessage(a, m); err != nil {
@@ -307,6 +311,12 @@ func serveOne(a *protocol.Assignment, lookup BodyLookup, testBinary TestBinary, 
 	out, err := run(clock, func(it *protocol.Iteration) error {
 		return send(&protocol.Message{Type: protocol.MsgIteration, Iteration: it})
 	})
+	if intact != nil {
+		if broken := intact(); broken != nil {
+			send(&protocol.Message{Type: protocol.MsgError, Error: broken.Error()})
+			return 2
+		}
+	}
 	var skip *SkipError
 	if errors.As(err, &skip) {
 		if err := send(&protocol.Message{Type: protocol.MsgSkip, Skip: skip.Reason}); err != nil {
