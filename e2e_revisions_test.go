@@ -238,12 +238,13 @@ func TestABRevisionNamesMeanOneThing(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "refs/heads/v1") || !strings.Contains(stderr, "refs/tags/v1") {
 		t.Errorf("--base v1 (a tag and a branch): exit %d, want 2 naming both refs\n%s", code, stderr)
 	}
-	if err := os.WriteFile(filepath.Join(mod, "v1"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+	gitIn(t, mod, env, "branch", "old")
+	if err := os.WriteFile(filepath.Join(mod, "old"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, code = ab("v1", "./bench")
-	if code != 2 || !strings.Contains(stderr, "both a file here and a git revision") || !strings.Contains(stderr, "./v1") {
-		t.Errorf("--base v1 (a file and a revision): exit %d, want 2 and how to name the file\n%s", code, stderr)
+	_, stderr, code = ab("old", "./bench")
+	if code != 2 || !strings.Contains(stderr, "both a file here and a git revision: write ./old for the file, or refs/heads/old for the revision") {
+		t.Errorf("--base old (a file and a branch): exit %d, want 2 and how to name either\n%s", code, stderr)
 	}
 	out, stderr, code := ab("HEAD", "example.com/yourmodule/bench")
 	if code != 0 {

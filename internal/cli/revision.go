@@ -52,7 +52,11 @@ func resolveBuild(ctx context.Context, reg Registry, side, suitePkg string, spec
 	if fi, err := os.Stat(side); err == nil && fi.Mode().IsRegular() && side != worktree {
 		if !isPath(side) {
 			if commit, err := gitOut(ctx, "rev-parse", "--verify", "--end-of-options", side+"^{commit}"); err == nil {
-				return nil, fmt.Errorf("%q is both a file here and a git revision (commit %.12s): write ./%s for the file, or the revision's full name (refs/heads/%s, a commit hash)", side, commit, side, side)
+				full := "its commit " + commit
+				if refs, err := fullRefs(ctx, side); err == nil && len(refs) > 0 {
+					full = strings.Join(refs, " or ")
+				}
+				return nil, fmt.Errorf("%q is both a file here and a git revision: write ./%s for the file, or %s for the revision", side, side, full)
 			}
 		}
 		// Absolute: a fork is started from another directory than ours.
@@ -128,14 +132,26 @@ func resolveRevision(ctx context.Context, rev string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%q is neither a suite binary, %q (the working tree) nor a git revision: %v", rev, worktree, err)
 	}
-	// git's order of the refs a short name can mean (git help revisions).
+	full, err := fullRefs(ctx, rev)
+	if err != nil {
+		return "", err
+	}
+	if len(full) > 1 {
+		return "", fmt.Errorf("%q names %d refs, %s: give the full name of the one you mean", rev, len(full), strings.Join(full, " and "))
+	}
+	return commit, nil
+}
+
+// fullRefs are the refs the short name rev can mean, by git's rules
+// (git help revisions): none for a full name, a hash or an expression.
+func fullRefs(ctx context.Context, rev string) ([]string, error) {
 	var candidates []string
 	for _, f := range []string{"refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s", "refs/remotes/%s/HEAD"} {
 		candidates = append(candidates, fmt.Sprintf(f, rev))
 	}
 	out, err := gitOut(ctx, append([]string{"for-each-ref", "--format=%(refname)"}, candidates...)...)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	var full []string
 	for ref := range strings.Lines(out) {
@@ -143,10 +159,7 @@ func resolveRevision(ctx context.Context, rev string) (string, error) {
 			full = append(full, ref)
 		}
 	}
-	if len(full) > 1 {
-		return "", fmt.Errorf("%q names %d refs, %s: give the full name of the one you mean", rev, len(full), strings.Join(full, " and "))
-	}
-	return commit, nil
+	return full, nil
 }
 
 // A revision's checkout is shared by every ab of the cache, at once and
