@@ -150,3 +150,27 @@ benchmarks:
 		}
 	}
 }
+
+// ab's --out may not be its spec or a suite binary it measures: exit 2
+// before any fork runs, the file as it was.
+func TestABOutIsNoInput(t *testing.T) {
+	suitetest.SkipShort(t)
+	dir := t.TempDir()
+	seedsBuilds(t, dir, "1")
+	spec := []byte("version: 1\nname: ab\nbenchmarks:\n  - include: '^planted\\.Twin$'\n")
+	if err := os.WriteFile(filepath.Join(dir, "ab.yaml"), spec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := os.ReadFile(filepath.Join(dir, "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"ab.yaml": spec, "1": bin} {
+		_, stderr, code := benchspecIn(t, dir, []string{"BENCHSPEC_CACHE=" + t.TempDir()},
+			"ab", "--base", "./1", "--new", "./1", "--out", name, "ab.yaml")
+		after, err := os.ReadFile(filepath.Join(dir, name))
+		if code != 2 || err != nil || string(after) != string(data) || strings.Contains(stderr, "Look 1") {
+			t.Errorf("ab --out %s: exit %d, file kept %v, stderr:\n%s\nwant exit 2 before any fork, the file as it was", name, code, err == nil && string(after) == string(data), stderr)
+		}
+	}
+}

@@ -273,6 +273,9 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		e.Errorf("%v", err)
 		return ExitUsage
 	}
+	if !e.OutputsOK(append(Inputs("the spec", specs...), Inputs("a suite binary", *baseFlag, *newFlag)...), NamedPath{"--out", *out}) {
+		return ExitUsage
+	}
 	var plans [2]*plan.Plan
 	var builds [2]*build
 	for i, side := range []string{*baseFlag, *newFlag} {

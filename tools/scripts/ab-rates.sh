@@ -2,8 +2,10 @@
 # ab-rates.sh: how often benchspec ab calls a planted change (and none)
 # a regression. Builds examples/seeds twice, the new build's planted.Spin
 # FACTOR times the base's steps (-ldflags -X main.spinFactor), then runs
-# `benchspec ab` ROUNDS times at THRESHOLD and prints each verdict and
-# estimate, and the wall time of each batch.
+# `benchspec ab` ROUNDS times at THRESHOLD on planted.Spin and its
+# unchanged twin planted.Twin (a spec that names them and nothing else:
+# ab's defaults), and prints each run's verdict, estimate, interval,
+# pairs and why it stopped, and the wall time of each batch.
 #
 #   tools/scripts/ab-rates.sh FACTOR [ROUNDS] [THRESHOLD] [BASE_FACTOR]
 #   tools/scripts/ab-rates.sh 1      10 1%     # A/A
@@ -26,7 +28,7 @@ version: 1
 name: ab-rates
 defaults: ${AB_DEFAULTS:-{\}}
 benchmarks:
-  - include: '^planted\.Spin$'
+  - include: '^planted\.(Spin|Twin)$'
 YAML
 for i in $(seq "$rounds"); do
   start=$(date +%s.%N)
@@ -35,8 +37,10 @@ for i in $(seq "$rounds"); do
   python3 - "$dir/r.json" "$start" "$end" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["comparison"]
-p = r["pairs"][0]
-ci = p.get("change_ci") or [None, None]
-print(f'{p["verdict"]:13s} change {100*p["change"]:+.2f}% ci [{100*ci[0]:+.2f}%, {100*ci[1]:+.2f}%] wall {float(sys.argv[3])-float(sys.argv[2]):.1f}s')
+out = []
+for p in r["pairs"]:
+    ci = p.get("change_ci") or [None, None]
+    out.append(f'{p["benchmark"]:12s} {p["verdict"]:12s} {100*p["change"]:+.2f}% [{100*ci[0]:+.2f}%, {100*ci[1]:+.2f}%] {p["base"]["forks"]:4d} pairs {p.get("stop", "")}')
+print(" | ".join(out) + f' | wall {float(sys.argv[3])-float(sys.argv[2]):.1f}s')
 PY
 done
