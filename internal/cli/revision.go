@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -221,9 +222,13 @@ func checkout(ctx context.Context, rev string) (string, error) {
 	if err := cmd.Start(); err != nil {
 		return "", fmt.Errorf("git archive: %w", err)
 	}
-	manifest, xerr := untar(out, tmp)
+	xerr := untar(out, tmp)
 	if err := cmd.Wait(); err != nil || xerr != nil {
 		return "", fmt.Errorf("checking out %s: %v %v %s", rev, err, xerr, strings.TrimSpace(stderr.String()))
+	}
+	manifest, err := filehash.Manifest(tmp, nil)
+	if err != nil {
+		return "", fmt.Errorf("checking out %s: %w", rev, err)
 	}
 	if err := os.WriteFile(filepath.Join(tmp, manifestFile), manifest, 0o644); err != nil {
 		return "", err
@@ -256,57 +261,17 @@ func installCheckout(tmp, dir string) error {
 
 // verifyCheckout checks the checkout dir against its manifest: an error
 // wrapping fs.ErrNotExist when there is no complete checkout, else one
-// that names the first file that differs.
+// that names a file that differs.
 func verifyCheckout(dir string) error {
 	data, err := readManifest(filepath.Join(dir, manifestFile))
 	if err != nil {
 		return err
 	}
-	want := map[string]string{}
-	for line := range strings.Lines(string(data)) {
-		sum, path, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
-		if !ok {
-			return fmt.Errorf("its manifest has a bad line %q", line)
-		}
-		want[path] = sum
-	}
-	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.IsDir():
-			return nil
-		case rel == manifestFile || (d.Type().IsRegular() && strings.HasPrefix(d.Name(), specCopyPrefix)):
-			return nil
-		case !d.Type().IsRegular():
-			return fmt.Errorf("%s is not a regular file, and the revision has none", rel)
-		}
-		sum, ok := want[rel]
-		if !ok {
-			return fmt.Errorf("%s was added since it was unpacked", rel)
-		}
-		delete(want, rel)
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		got, err := fileSum(path, fi.Mode())
-		if err != nil {
-			return err
-		}
-		if got != sum {
-			return fmt.Errorf("%s was changed since it was unpacked", rel)
-		}
-		return nil
+	err = filehash.CheckTree(dir, data, func(rel string) bool {
+		return rel == manifestFile || strings.HasPrefix(path.Base(rel), specCopyPrefix)
 	})
 	if err != nil {
-		return err
-	}
-	for path := range want {
-		return fmt.Errorf("%s was removed since it was unpacked", path)
+		return fmt.Errorf("%w since it was unpacked", err)
 	}
 	return nil
 }
@@ -330,19 +295,6 @@ func readManifest(path string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, maxManifest))
 }
 
-// fileSum is a checkout file's manifest entry: its SHA-256 and whether
-// it is executable.
-func fileSum(path string, mode fs.FileMode) (string, error) {
-	sum, err := filehash.SHA256(path)
-	if err != nil {
-		return "", err
-	}
-	if mode&0o111 != 0 {
-		sum += "+x"
-	}
-	return sum, nil
-}
-
 // revisionCache holds the checkouts of revisions, beside the binaries.
 func revisionCache() string {
 	dir := filepath.Join(os.TempDir(), "benchspec-revisions")
@@ -356,52 +308,43 @@ func revisionCache() string {
 	return dir
 }
 
-// untar extracts git archive's regular files and directories into dir
-// and returns their manifest (verifyCheckout); anything else (a link, a
-// path out of dir) is refused.
-func untar(r io.Reader, dir string) ([]byte, error) {
+// untar extracts git archive's regular files and directories into dir;
+// anything else (a link, a path out of dir) is refused.
+func untar(r io.Reader, dir string) error {
 	tr := tar.NewReader(r)
-	var manifest []string
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
-			slices.Sort(manifest)
-			return []byte(strings.Join(manifest, "")), nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		name := filepath.FromSlash(h.Name)
 		if !filepath.IsLocal(name) {
-			return nil, fmt.Errorf("archive entry %q is outside the tree", h.Name)
+			return fmt.Errorf("archive entry %q is outside the tree", h.Name)
 		}
 		path := filepath.Join(dir, name)
 		switch h.Typeflag {
 		case tar.TypeDir:
 			if err := os.MkdirAll(path, 0o755); err != nil {
-				return nil, err
+				return err
 			}
 		case tar.TypeReg:
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return nil, err
+				return err
 			}
-			mode := os.FileMode(h.Mode)&0o755 | 0o600
-			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, mode)
+			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, os.FileMode(h.Mode)&0o755|0o600)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			_, err = io.Copy(f, tr)
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
 			if err != nil {
-				return nil, err
+				return err
 			}
-			sum, err := fileSum(path, mode)
-			if err != nil {
-				return nil, err
-			}
-			manifest = append(manifest, sum+" "+filepath.ToSlash(name)+"\n")
 		case tar.TypeXGlobalHeader:
 		default:
 			// Symbolic links and the like: a checkout for building

@@ -96,7 +96,7 @@ func TestCheckoutIsCheckedBeforeUse(t *testing.T) {
 		{"added", "a/b.go was added", func(p string) error { return os.WriteFile(filepath.Join(p, "a", "b.go"), []byte("package a\n"), 0o644) }},
 		{"removed", "go.mod was removed", func(p string) error { return os.Remove(filepath.Join(p, "go.mod")) }},
 		{"chmod", "run.sh was changed", func(p string) error { return os.Chmod(filepath.Join(p, "run.sh"), 0o644) }},
-		{"link", "a/l.go is not a regular file", func(p string) error { return os.Symlink("/etc/passwd", filepath.Join(p, "a", "l.go")) }},
+		{"link", "a/l.go is a symbolic link, not a regular file", func(p string) error { return os.Symlink("/etc/passwd", filepath.Join(p, "a", "l.go")) }},
 	} {
 		if err := c.change(dir); err != nil {
 			t.Fatal(err)

@@ -4,13 +4,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/benchspec/benchspec/internal/filehash"
 )
 
 // A package of another module (a dependency, resolved in the module
@@ -80,7 +84,7 @@ func (b *Builder) outOfModuleCache(ctx context.Context, cache, dir, pkg string, 
 	sum := sha256.Sum256([]byte(l.Module.Dir))
 	name := strings.Trim(unsafeChars.ReplaceAllString(l.Module.Path, "_"), "_.")
 	copyDir := filepath.Join(cache, "modules", name+"-"+hex.EncodeToString(sum[:6]))
-	if err := copyModule(l.Module.Dir, copyDir); err != nil {
+	if err := b.copyModule(l.Module.Dir, copyDir); err != nil {
 		return nil, nil, fmt.Errorf("copying module %s out of the module cache, so that benchspec's driver can be added to its package %s: %w", l.Module.Path, l.ImportPath, err)
 	}
 	var mf *modFile
@@ -157,15 +161,30 @@ func within(path, dir string) bool {
 }
 
 // copyModule copies the module directory src to dst, unless dst is there
-// (a module cache directory never changes), through a temporary
-// directory renamed into place. Directories are 0755 and files 0644 (or
-// 0755 when executable), so that the cache can be pruned, unlike the
-// read-only module cache. Using a copy marks it used (its modification
-// time).
-func copyModule(src, dst string) error {
-	if fileExists(dst) {
-		now := time.Now()
-		return os.Chtimes(dst, now, now)
+// (a module cache directory never changes) and checks against the
+// manifest written when it was copied (filehash.CheckTree): a copy
+// changed since is copied again, with a warning, as a replaced binary is
+// built again. It copies through a temporary directory renamed into
+// place; a copy that fails its check is renamed aside, not removed under
+// a batch that may be building from it. Directories are 0755 and files
+// 0644 (or 0755 when executable), so that the cache can be pruned,
+// unlike the read-only module cache. Using a copy marks it used (its
+// modification time).
+func (b *Builder) copyModule(src, dst string) error {
+	if isDir(dst) {
+		err := checkCopy(dst)
+		if err == nil {
+			now := time.Now()
+			return os.Chtimes(dst, now, now)
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			b.warn(fmt.Sprintf("the copy of a module in the cache (%s) is not the module: %v since it was copied; copying it again", dst, err))
+		}
+		stale := fmt.Sprintf("%s.stale-%016x", dst, rand.Uint64())
+		if err := os.Rename(dst, stale); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		defer os.RemoveAll(stale)
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
@@ -195,9 +214,16 @@ func copyModule(src, dst string) error {
 		}
 		return nil // a module zip holds no links or devices
 	})
+	var manifest []byte
+	if err == nil {
+		manifest, err = filehash.Manifest(tmp, nil)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(tmp, manifestName), manifest, 0o644)
+	}
 	if err == nil {
 		err = os.Rename(tmp, dst)
-		if err != nil && fileExists(dst) { // another batch copied it first
+		if err != nil && checkCopy(dst) == nil { // another batch copied it first
 			err = nil
 		}
 	}
@@ -205,6 +231,20 @@ func copyModule(src, dst string) error {
 		os.RemoveAll(tmp)
 	}
 	return err
+}
+
+// manifestName is the manifest of a module's copy, in it: the go
+// command ignores a file whose name begins with a dot.
+const manifestName = ".benchspec-manifest"
+
+// checkCopy checks a module's copy against its manifest; an error
+// wrapping fs.ErrNotExist when it has none.
+func checkCopy(dir string) error {
+	manifest, err := os.ReadFile(filepath.Join(dir, manifestName))
+	if err != nil {
+		return err
+	}
+	return filehash.CheckTree(dir, manifest, func(rel string) bool { return rel == manifestName })
 }
 
 func copyFile(src, dst string, perm fs.FileMode) error {

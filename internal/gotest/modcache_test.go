@@ -153,3 +153,47 @@ func TestLoadBuildsAPackageOfTheModuleCacheInAWorkspace(t *testing.T) {
 		t.Errorf("go.work was written:\n%s", got)
 	}
 }
+
+// A module's copy edited in the cache is not built: it is checked
+// against the manifest written when it was copied, copied again, and
+// the command is told.
+func TestAnEditedModuleCopyIsCopiedAgain(t *testing.T) {
+	skipShort(t)
+	t.Setenv("GOPROXY", fileProxy(t))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOMODCACHE", t.TempDir())
+	t.Setenv("GOFLAGS", "-modcacherw")
+	t.Setenv("BENCHSPEC_CACHE_NO_INDEX", "1") // build each time, as a changed module would
+	main := t.TempDir()
+	if err := os.WriteFile(filepath.Join(main, "go.mod"), []byte("module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dl := exec.Command("go", "mod", "download", "example.com/dep")
+	dl.Dir = main
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download: %v\n%s", err, out)
+	}
+	cache, ctx := t.TempDir(), context.Background()
+	p, err := (&Builder{CacheDir: cache}).LoadIn(ctx, main, "example.com/dep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(p.Dir, "dep.go")
+	orig, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, []byte("package dep\n\nfunc Add(a, b int) int { return a - b }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	if _, err := (&Builder{CacheDir: cache, Warn: func(m string) { warned = append(warned, m) }}).LoadIn(ctx, main, "example.com/dep"); err != nil {
+		t.Fatal(err)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "dep.go was changed since it was copied") {
+		t.Errorf("warnings %q, want one that names dep.go", warned)
+	}
+	if got, _ := os.ReadFile(src); string(got) != string(orig) {
+		t.Errorf("the copy's dep.go is still the edited one:\n%s", got)
+	}
+}
