@@ -62,7 +62,7 @@ func StartContained(cmd *exec.Cmd, exe string) (*Contained, error) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pdeathsig = true, syscall.SIGKILL
-	c.restore = beSubreaper()
+	c.restore = beParent()
 	exited, err := child.StartLocked(cmd)
 	if err != nil {
 		c.restore()

@@ -33,34 +33,52 @@ import (
 // another Execute running in the same process.
 var started sync.Map
 
-// subreaper counts the Execute calls that need the process to be a child
-// subreaper; the first sets it, the last restores what it was.
-var subreaper struct {
+// parent counts the Execute and StartContained calls under way; the
+// first makes this process what a parent of forks must be, the last
+// restores what it was.
+var parent struct {
 	sync.Mutex
-	n    int
-	prev int
+	n                   int
+	subreaper, dumpable int
 }
 
-// beSubreaper makes this process a child subreaper until the returned
-// function is called. It fails silently where prctl does (not Linux, or
-// a kernel before 3.4): the environment mark still finds most escapees.
-func beSubreaper() (restore func()) {
-	subreaper.Lock()
-	defer subreaper.Unlock()
-	if subreaper.n == 0 {
+// beParent makes this process what the parent of forks must be until the
+// returned function is called: a child subreaper (the orphans of a fork
+// are reparented to it, where the sweeps find them), and not dumpable,
+// so that a fork, a process of the same user, cannot open its memory
+// (/proc/PID/mem) to read or write it, nor ptrace it. Either fails
+// silently where prctl does (not Linux, or a kernel before 3.4): the
+// environment mark still finds most escapees.
+func beParent() (restore func()) {
+	parent.Lock()
+	defer parent.Unlock()
+	if parent.n == 0 {
 		var prev int32
 		unix.Prctl(unix.PR_GET_CHILD_SUBREAPER, uintptr(unsafe.Pointer(&prev)), 0, 0, 0)
-		subreaper.prev = int(prev)
+		parent.subreaper = int(prev)
 		unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+		parent.dumpable = notDumpable()
 	}
-	subreaper.n++
+	parent.n++
 	return func() {
-		subreaper.Lock()
-		defer subreaper.Unlock()
-		if subreaper.n--; subreaper.n == 0 {
-			unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, uintptr(subreaper.prev), 0, 0, 0)
+		parent.Lock()
+		defer parent.Unlock()
+		if parent.n--; parent.n == 0 {
+			unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, uintptr(parent.subreaper), 0, 0, 0)
+			unix.Prctl(unix.PR_SET_DUMPABLE, uintptr(parent.dumpable), 0, 0, 0)
 		}
 	}
+}
+
+// notDumpable makes this process not dumpable and returns what it was
+// (PR_GET_DUMPABLE; 1, the default, when that fails).
+func notDumpable() int {
+	prev, err := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0)
+	if err != nil {
+		prev = 1
+	}
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	return prev
 }
 
 // newBatchMark returns a mark unique to one batch, for protocol.EnvBatch.

@@ -134,7 +134,7 @@ func Execute(ctx context.Context, p *plan.Plan, opts Options) ([]protocol.ForkRe
 	x.scratch.prefix = scratchPrefix(x.mark)
 	x.partner.prefix = x.scratch.prefix
 	if forks && len(x.done) < x.all {
-		defer beSubreaper()()
+		defer beParent()()
 	}
 	if opts.Guard && forks && len(x.done) < x.all {
 		g, err := startGuard(opts.Self, x.mark)

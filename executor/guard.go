@@ -42,6 +42,7 @@ const guardStartTimeout = 5 * time.Second
 // has done its job.
 func Guard() int {
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	notDumpable() // a fork may not open its memory, as the parent's (beParent)
 	if _, err := io.WriteString(os.Stdout, guardReady); err != nil {
 		return 2
 	}

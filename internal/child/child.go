@@ -12,8 +12,9 @@ import (
 
 // StartLocked starts cmd from a goroutine locked to its OS thread for the
 // child's whole life: Pdeathsig fires when the thread that started the
-// child exits, not the process (go.dev/issue/27505). The channel gets
-// Wait's error once the child has exited.
+// child exits, not the process (go.dev/issue/27505). The child starts
+// without CAP_SYS_PTRACE (noPtraceCap). The channel gets Wait's error
+// once the child has exited.
 //
 // While the child runs, nothing of this process sits in a system call
 // for it: the locked goroutine is parked (its thread asleep, alive), and
@@ -26,8 +27,10 @@ func StartLocked(cmd *exec.Cmd) (<-chan error, error) {
 	started := make(chan error, 1)
 	reaped := make(chan struct{})
 	go func() {
+		// Never unlocked: the thread ends with this goroutine, and its
+		// narrowed capability bounding set with it.
 		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
+		noPtraceCap()
 		if err := cmd.Start(); err != nil {
 			started <- err
 			return
@@ -47,6 +50,14 @@ func StartLocked(cmd *exec.Cmd) (<-chan error, error) {
 	}()
 	return exited, nil
 }
+
+// noPtraceCap drops CAP_SYS_PTRACE from the calling thread's capability
+// bounding set, which the children it starts inherit: a child of root
+// then has no CAP_SYS_PTRACE, and cannot open the memory (/proc/PID/mem)
+// of a process that is not dumpable, such as the benchspec program while
+// it runs forks. Without CAP_SETPCAP (not root) it fails, and there is
+// nothing to drop.
+func noPtraceCap() { unix.Prctl(unix.PR_CAPBSET_DROP, unix.CAP_SYS_PTRACE, 0, 0, 0) }
 
 // awaitExit returns once child pid has exited (not yet reaped), or at
 // once where that cannot be awaited through the poller (no pidfd: Linux

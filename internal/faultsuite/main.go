@@ -289,6 +289,17 @@ func hostile() {
 		for b.Loop() {
 		}
 	}, benchspec.Params{"what": {"stdin", "stdout", "stderr", "dup", "chdir"}})
+	// Opens the memory of its parent (the benchspec program) for
+	// writing, as a debugger would, and fails if it can.
+	benchspec.Register("fault.parentmem", func(b *benchspec.B) {
+		path := fmt.Sprintf("/proc/%d/mem", os.Getppid())
+		if f, err := os.OpenFile(path, os.O_RDWR, 0); err == nil {
+			f.Close()
+			b.Fatalf("opened %s read-write", path)
+		}
+		for b.Loop() {
+		}
+	})
 	// Deletes every file of its working directory.
 	benchspec.Register("fault.unlink", func(b *benchspec.B) {
 		entries, _ := os.ReadDir(".")
