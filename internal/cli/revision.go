@@ -140,6 +140,16 @@ func resolveRevision(ctx context.Context, rev string) (string, error) {
 	if len(full) > 1 {
 		return "", fmt.Errorf("%q names %d refs, %s: give the full name of the one you mean", rev, len(full), strings.Join(full, " and "))
 	}
+	// A ref named like a hex prefix of another commit (git takes the ref).
+	if len(full) == 1 && len(rev) >= 4 && strings.Trim(rev, "0123456789abcdef") == "" {
+		out, _ := gitOut(ctx, "rev-parse", "--disambiguate="+rev)
+		for obj := range strings.Lines(out) {
+			obj = strings.TrimSpace(obj)
+			if typ, err := gitOut(ctx, "cat-file", "-t", obj); err == nil && typ == "commit" && obj != commit {
+				return "", fmt.Errorf("%q names both %s and commit %s: give the full name of the one you mean", rev, full[0], obj)
+			}
+		}
+	}
 	return commit, nil
 }
 

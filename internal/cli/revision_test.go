@@ -113,3 +113,39 @@ func TestCheckoutIsCheckedBeforeUse(t *testing.T) {
 		}
 	}
 }
+
+// A revision name means one thing: a branch and a tag of one name, and a
+// branch named like the hex prefix of another commit, are refused with
+// both; a full name, a unique short one and a hash pass.
+func TestAmbiguousRevisionNamesAreRefused(t *testing.T) {
+	repo := gitRepo(t)
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Dir = repo
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	first := git("rev-parse", "HEAD")
+	git("tag", "v1")
+	git("commit", "-q", "--allow-empty", "-m", "two")
+	git("branch", "v1")
+	git("branch", first[:7])
+	ctx := context.Background()
+	for rev, want := range map[string]string{
+		"v1":      "names 2 refs, refs/heads/v1 and refs/tags/v1",
+		first[:7]: "names both refs/heads/" + first[:7] + " and commit " + first,
+	} {
+		if _, err := resolveRevision(ctx, rev); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", rev, err, want)
+		}
+	}
+	for _, rev := range []string{"refs/tags/v1", "refs/heads/v1", "HEAD", first, "HEAD~1"} {
+		if _, err := resolveRevision(ctx, rev); err != nil {
+			t.Errorf("%s: %v, want accepted", rev, err)
+		}
+	}
+}
