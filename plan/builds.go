@@ -3,9 +3,11 @@ package plan
 import (
 	"cmp"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 
+	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -153,6 +155,12 @@ func CheckBuildScope(specs []*spec.Spec) spec.ErrorList {
 			if nested := nestedModule(root, filepath.Dir(path)); found && nested != "" {
 				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf(
 					"builds[%d].pgo: %s is in another module (%s), not in %s; a build's profile is a file of the spec's own module", i, b.PGO, nested, what)})
+				continue
+			}
+			// A FIFO or a device would hang or flood the compiler.
+			if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf(
+					"builds[%d].pgo: %s is %s, not a profile file", i, b.PGO, filehash.Kind(fi.Mode()))})
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/benchspec/benchspec/spec"
@@ -151,5 +152,14 @@ func TestPGOProfileStaysInTheSpecsModule(t *testing.T) {
 	}
 	if msg := check("../vendored/prof/default.pgo"); !strings.Contains(msg, "is in another module (vendored/go.mod)") {
 		t.Errorf("pgo in a nested module: %q, want refused", msg)
+	}
+	// A FIFO or a directory is no profile.
+	if err := syscall.Mkfifo(filepath.Join(mod, "bench", "fifo.pgo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for pgo, want := range map[string]string{"fifo.pgo": "fifo.pgo is a FIFO, not a profile file", ".": ". is a directory, not a profile file"} {
+		if msg := check(pgo); !strings.Contains(msg, want) {
+			t.Errorf("pgo %s: %q, want %q", pgo, msg, want)
+		}
 	}
 }
