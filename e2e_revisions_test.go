@@ -27,18 +27,32 @@ benchmarks:
 func benchspecIn(t *testing.T, dir string, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	parent := strings.TrimPrefix(suitetest.ParentEnv(t), "BENCHSPEC_PARENT=")
+	stdout, stderr, code, err := runProgram(parent, dir, env, args...)
+	if err != nil {
+		t.Fatalf("benchspec %s: %v", strings.Join(args, " "), err)
+	}
+	return stdout, stderr, code
+}
+
+// runProgram is benchspecIn of the program parent, for any goroutine:
+// err is a failure to run it, not an exit status.
+func runProgram(parent, dir string, env []string, args ...string) (stdout, stderr string, code int, err error) {
 	cmd := exec.Command(parent, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	err = cmd.Run()
 	if ee, ok := err.(*exec.ExitError); ok {
-		return out.String(), errb.String(), ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("benchspec %s: %v", strings.Join(args, " "), err)
+		return out.String(), errb.String(), ee.ExitCode(), nil
 	}
-	return out.String(), errb.String(), 0
+	return out.String(), errb.String(), 0, err
+}
+
+// abRecipe are the arguments of ab --base base --new . of the suite in
+// the module recipeModule makes, with its spec.
+func abRecipe(base, suite string) []string {
+	return []string{"ab", "--quiet", "--base", base, "--new", ".", "--suite", suite, "--format", "json", "--threshold", "50%", "bench/ci.yaml"}
 }
 
 // abRuns is the number of each side's runs that did not fail and ran
@@ -98,6 +112,20 @@ func TestABOfRelativeSuiteBinaries(t *testing.T) {
 	}
 }
 
+// writeTree writes files, by their slash-separated paths, under root.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // recipeModule sets up example.com/yourmodule in a git repository beside
 // a "clone" of benchspec (a link to this repository) by a documented
 // recipe — "workspace" (go work init . ../benchspec) or "replace" (a
@@ -139,15 +167,7 @@ benchmarks:
     include: '^BenchmarkTwice$'
 `,
 	}
-	for name, body := range files {
-		path := filepath.Join(mod, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, mod, files)
 	env := []string{"GOFLAGS=", "GOWORK=", "BENCHSPEC_PARENT=", "BENCHSPEC_CACHE=" + t.TempDir(),
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
 		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1"}
@@ -180,8 +200,7 @@ func TestABAtARevisionOfEachRecipe(t *testing.T) {
 	for _, recipe := range []string{"workspace", "replace"} {
 		t.Run(recipe, func(t *testing.T) {
 			mod, env := recipeModule(t, recipe)
-			out, stderr, code := benchspecIn(t, mod, env,
-				"ab", "--quiet", "--base", "HEAD", "--new", ".", "--suite", "./bench", "--format", "json", "--threshold", "50%", "bench/ci.yaml")
+			out, stderr, code := benchspecIn(t, mod, env, abRecipe("HEAD", "./bench")...)
 			if code != 0 {
 				t.Fatalf("ab --base HEAD --new . --suite ./bench: exit %d, want 0\n%s", code, stderr)
 			}
@@ -232,7 +251,7 @@ func TestABRevisionNamesMeanOneThing(t *testing.T) {
 	gitIn(t, mod, env, "commit", "-q", "--allow-empty", "-m", "second")
 	gitIn(t, mod, env, "branch", "v1")
 	ab := func(base, suite string) (string, string, int) {
-		return benchspecIn(t, mod, env, "ab", "--quiet", "--base", base, "--new", ".", "--suite", suite, "--format", "json", "--threshold", "50%", "bench/ci.yaml")
+		return benchspecIn(t, mod, env, abRecipe(base, suite)...)
 	}
 	_, stderr, code := ab("v1", "./bench")
 	if code != 2 || !strings.Contains(stderr, "refs/heads/v1") || !strings.Contains(stderr, "refs/tags/v1") {
@@ -260,9 +279,7 @@ func TestABRevisionNamesMeanOneThing(t *testing.T) {
 func TestABUnpacksAnEditedCheckoutAgain(t *testing.T) {
 	suitetest.SkipShort(t)
 	mod, env := recipeModule(t, "workspace")
-	ab := func() (string, string, int) {
-		return benchspecIn(t, mod, env, "ab", "--quiet", "--base", "HEAD", "--new", ".", "--suite", "./bench", "--format", "json", "--threshold", "50%", "bench/ci.yaml")
-	}
+	ab := func() (string, string, int) { return benchspecIn(t, mod, env, abRecipe("HEAD", "./bench")...) }
 	if _, stderr, code := ab(); code != 0 {
 		t.Fatalf("ab: exit %d\n%s", code, stderr)
 	}
@@ -304,28 +321,19 @@ func TestTwoABShareOneFreshCheckout(t *testing.T) {
 	type result struct {
 		stderr string
 		code   int
+		err    error
 	}
+	parent := strings.TrimPrefix(suitetest.ParentEnv(t), "BENCHSPEC_PARENT=")
 	results := make(chan result, 2)
 	for range 2 {
 		go func() {
-			parent := strings.TrimPrefix(suitetest.ParentEnv(t), "BENCHSPEC_PARENT=")
-			cmd := exec.Command(parent, "ab", "--quiet", "--base", "HEAD", "--new", ".", "--suite", "./bench", "--format", "json", "--threshold", "50%", "bench/ci.yaml")
-			cmd.Dir, cmd.Env = mod, append(os.Environ(), env...)
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				code = -1
-			}
-			results <- result{stderr.String(), code}
+			_, stderr, code, err := runProgram(parent, mod, env, abRecipe("HEAD", "./bench")...)
+			results <- result{stderr, code, err}
 		}()
 	}
 	for range 2 {
-		if r := <-results; r.code != 0 {
-			t.Errorf("one of two ab at once: exit %d, want 0\n%s", r.code, r.stderr)
+		if r := <-results; r.err != nil || r.code != 0 {
+			t.Errorf("one of two ab at once: exit %d (%v), want 0\n%s", r.code, r.err, r.stderr)
 		}
 	}
 }
@@ -345,15 +353,7 @@ func TestValidateConfinesBuildFlagsAndProfiles(t *testing.T) {
 		"bench/debug.yaml":   "version: 1\nname: g\nbuilds:\n  - name: dump\n    gcflags: -d=ssa/all/dump\nbenchmarks:\n  - include: x\n",
 		"bench/pgoflag.yaml": "version: 1\nname: g\nbuilds:\n  - name: p\n    gcflags: -pgoprofile=/etc/passwd\nbenchmarks:\n  - include: x\n",
 	}
-	for name, body := range files {
-		path := filepath.Join(mod, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, mod, files)
 	for spec, want := range map[string]string{
 		"bench/flags.yaml":   "bench/flags.yaml:5:14: builds[0].gcflags: -cpuprofile is not a compiler flag a build may give",
 		"bench/debug.yaml":   "bench/debug.yaml:5:14: builds[0].gcflags: -d=ssa/all/dump is not a debug setting",
@@ -372,14 +372,10 @@ func TestValidateConfinesBuildFlagsAndProfiles(t *testing.T) {
 func TestValidateRefusesTheGoCommandAsAPackage(t *testing.T) {
 	suitetest.SkipShort(t)
 	mod := t.TempDir()
-	for name, body := range map[string]string{
+	writeTree(t, mod, map[string]string{
 		"go.mod": "module example.com/j\n",
 		"s.yaml": "version: 1\nname: j\nbenchmarks:\n  - package: cmd/go\n    include: .\n",
-	} {
-		if err := os.WriteFile(filepath.Join(mod, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	_, stderr, code := benchspecIn(t, mod, nil, "validate", "s.yaml")
 	if want := "s.yaml:4:14: benchmarks[0].package: cmd/go is in the Go distribution's cmd tree"; code != 2 || !strings.Contains(stderr, want) {
 		t.Errorf("validate package: cmd/go: exit %d, want 2 and %q\n%s", code, want, stderr)

@@ -57,26 +57,36 @@ func fileProxy(t *testing.T) string {
 	return "file://" + root
 }
 
+// mainWithDep sets the go command up to fetch from fileProxy into a
+// module cache of the test's, writes module example.com/main requiring
+// example.com/dep v1.0.0 into dir, downloads it, and returns the go.mod
+// it wrote.
+func mainWithDep(t *testing.T, dir string) string {
+	t.Helper()
+	t.Setenv("GOPROXY", fileProxy(t))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOMODCACHE", t.TempDir())
+	t.Setenv("GOFLAGS", "-modcacherw") // so that t.TempDir can remove it
+	gomod := "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dl := exec.Command("go", "mod", "download", "example.com/dep")
+	dl.Dir = dir
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download: %v\n%s", err, out)
+	}
+	return gomod
+}
+
 // A package of a dependency lives in the read-only module cache, where
 // the go command refuses an -overlay: it is built from a copy of its
 // module, through a -modfile, and the spec's go.mod and go.sum stay as
 // they were.
 func TestLoadBuildsAPackageOfTheModuleCache(t *testing.T) {
 	skipShort(t)
-	t.Setenv("GOPROXY", fileProxy(t))
-	t.Setenv("GOSUMDB", "off")
-	t.Setenv("GOMODCACHE", t.TempDir())
-	t.Setenv("GOFLAGS", "-modcacherw") // so that t.TempDir can remove it
 	main := t.TempDir()
-	gomod := "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n"
-	if err := os.WriteFile(filepath.Join(main, "go.mod"), []byte(gomod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dl := exec.Command("go", "mod", "download", "example.com/dep")
-	dl.Dir = main
-	if out, err := dl.CombinedOutput(); err != nil {
-		t.Fatalf("go mod download: %v\n%s", err, out)
-	}
+	gomod := mainWithDep(t, main)
 	gosum, _ := os.ReadFile(filepath.Join(main, "go.sum"))
 
 	cache := t.TempDir()
@@ -119,25 +129,13 @@ func TestLoadBuildsAPackageOfTheModuleCache(t *testing.T) {
 // user's go.work untouched.
 func TestLoadBuildsAPackageOfTheModuleCacheInAWorkspace(t *testing.T) {
 	skipShort(t)
-	t.Setenv("GOPROXY", fileProxy(t))
-	t.Setenv("GOSUMDB", "off")
-	t.Setenv("GOMODCACHE", t.TempDir())
-	t.Setenv("GOFLAGS", "-modcacherw")
 	t.Setenv("GOWORK", "")
 	root := t.TempDir()
 	main := filepath.Join(root, "main")
 	if err := os.MkdirAll(main, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	gomod := "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n"
-	if err := os.WriteFile(filepath.Join(main, "go.mod"), []byte(gomod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dl := exec.Command("go", "mod", "download", "example.com/dep")
-	dl.Dir = main
-	if out, err := dl.CombinedOutput(); err != nil {
-		t.Fatalf("go mod download: %v\n%s", err, out)
-	}
+	mainWithDep(t, main)
 	gowork := "go 1.22\n\nuse ./main\n"
 	if err := os.WriteFile(filepath.Join(root, "go.work"), []byte(gowork), 0o644); err != nil {
 		t.Fatal(err)
@@ -159,20 +157,9 @@ func TestLoadBuildsAPackageOfTheModuleCacheInAWorkspace(t *testing.T) {
 // the command is told.
 func TestAnEditedModuleCopyIsCopiedAgain(t *testing.T) {
 	skipShort(t)
-	t.Setenv("GOPROXY", fileProxy(t))
-	t.Setenv("GOSUMDB", "off")
-	t.Setenv("GOMODCACHE", t.TempDir())
-	t.Setenv("GOFLAGS", "-modcacherw")
 	t.Setenv("BENCHSPEC_CACHE_NO_INDEX", "1") // build each time, as a changed module would
 	main := t.TempDir()
-	if err := os.WriteFile(filepath.Join(main, "go.mod"), []byte("module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dl := exec.Command("go", "mod", "download", "example.com/dep")
-	dl.Dir = main
-	if out, err := dl.CombinedOutput(); err != nil {
-		t.Fatalf("go mod download: %v\n%s", err, out)
-	}
+	mainWithDep(t, main)
 	cache, ctx := t.TempDir(), context.Background()
 	p, err := (&Builder{CacheDir: cache}).LoadIn(ctx, main, "example.com/dep")
 	if err != nil {
