@@ -263,16 +263,16 @@ func (p *process) reap() {
 	}
 	if !p.killed {
 		deadline := time.Now().Add(strayGrace)
-		left := groupMembers(p.pid)
+		left := child.GroupMembers(p.pid)
 		for len(left) > 0 && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
-			left = groupMembers(p.pid)
+			left = child.GroupMembers(p.pid)
 		}
 		for _, pid := range left {
 			p.strays = append(p.strays, fmt.Sprintf("%d (%s)", pid, processName(pid)))
 		}
 	}
-	members := groupMembers(p.pid)
+	members := child.GroupMembers(p.pid)
 	syscall.Kill(-p.pid, syscall.SIGKILL)
 	// The fork has exited: its group's members are this process's
 	// children now (a subreaper), to be reaped once they die.
@@ -358,49 +358,6 @@ func (p *process) closedResultPipe() bool {
 	}
 	link, err := os.Readlink(filepath.Join(fdDir, strconv.Itoa(protocol.ResultFD)))
 	return err != nil || link != fmt.Sprintf("pipe:[%d]", st.Ino)
-}
-
-// groupMembers lists the live processes of process group pgid, from
-// /proc. Zombies are not counted: they are dead, waiting for their new
-// parent to reap them.
-func groupMembers(pgid int) []int {
-	dirs, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var pids []int
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		state, group, ok := procStat(pid)
-		if ok && group == pgid && state != 'Z' && state != 'X' {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// procStat reads a process's state and process group from
-// /proc/PID/stat.
-func procStat(pid int) (state byte, pgid int, ok bool) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, 0, false
-	}
-	// pid (comm) state ppid pgrp ...; comm may contain spaces and parens.
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, 0, false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 3 || len(f[0]) != 1 {
-		return 0, 0, false
-	}
-	pgid, err = strconv.Atoi(f[2])
-	return f[0][0], pgid, err == nil
 }
 
 // processName is the command name of pid, for messages.

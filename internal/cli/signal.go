@@ -70,3 +70,13 @@ func interruptStatus(ctx context.Context) int {
 	}
 	return 128 + int(syscall.SIGINT)
 }
+
+// failStatus is the exit status of a command that could not go on:
+// interruptStatus when a signal interrupted it (what failed then is the
+// interruption's doing, not the input's), else status.
+func failStatus(ctx context.Context, status int) int {
+	if ctx.Err() != nil {
+		return interruptStatus(ctx)
+	}
+	return status
+}

@@ -220,6 +220,12 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 			p = nil // of specs without their errors or entries: a check, not a plan
 		}
 	}
+	if ctx.Err() != nil {
+		// A build or listing cut short fails because of the signal,
+		// not of the specs: no spec error is printed for it.
+		e.Errorf("%v while building and listing; nothing ran", context.Cause(ctx))
+		return nil, false
+	}
 	n := 0
 	for _, path := range paths {
 		for _, err := range byFile[path] {
@@ -315,7 +321,7 @@ func Validate(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	reg, ok = reg.withSuite(ctx, e, *suite)
 	if !ok {
-		return ExitUsage
+		return failStatus(ctx, ExitUsage)
 	}
 	// Package entries are checked as plan checks them: their test
 	// binaries built and listed, so that an include that matches
@@ -330,7 +336,7 @@ func Validate(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	p, ok := load(ctx, e, paths, r, opts)
 	if !ok {
-		return ExitUsage
+		return failStatus(ctx, ExitUsage)
 	}
 	if p != nil {
 		fmt.Fprintf(e.Stderr, "%d runs, estimated %s\n", len(p.Runs), p.Estimate.Round(time.Second))
@@ -352,7 +358,7 @@ func listCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return e.UsageError("list needs a suite binary: --suite SUITE")
 	}
 	if reg, ok = reg.withSuite(ctx, e, *suite); !ok {
-		return ExitUsage
+		return failStatus(ctx, ExitUsage)
 	}
 	stdout := e.Stdout
 	for _, b := range reg.Benchmarks {
@@ -387,7 +393,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return status
 	}
 	if reg, ok = reg.withSuite(ctx, e, *suite); !ok {
-		return ExitUsage
+		return failStatus(ctx, ExitUsage)
 	}
 	stdout := e.Stdout
 	spread := 0 // --shards alone: show every run's part
@@ -399,7 +405,7 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		p, ok = shard.apply(p, e)
 	}
 	if !ok {
-		return ExitUsage
+		return failStatus(ctx, ExitUsage)
 	}
 	var parts []int
 	if spread > 0 {
@@ -507,7 +513,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return status
 	}
 	if reg, ok = reg.withSuite(ctx, e, *suite); !ok {
-		return ExitUsage
+		return failStatus(ctx, ExitUsage)
 	}
 	renderer, err := reg.renderer(*formatName)
 	if err != nil {
@@ -542,7 +548,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 		p, ok = shard.apply(p, e)
 	}
 	if !ok {
-		return 2
+		return failStatus(ctx, ExitUsage)
 	}
 	if !orderF.given(fs) && slices.ContainsFunc(p.Runs, func(r plan.Run) bool { return r.Build != "" }) {
 		// A spec's builds share the batch's minutes fork by fork, so

@@ -20,6 +20,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/benchspec/benchspec/internal/child"
 	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/internal/testdriver"
 )
@@ -293,6 +294,7 @@ func (b *Builder) goCmd(ctx context.Context, dir string, x variant, args ...stri
 // environment; goCmd's, without a checkout's environment.
 func (b *Builder) run(ctx context.Context, dir string, env []string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, b.goBin(), args...)
+	child.KillGroupOnCancel(cmd) // the compiler and linker too
 	cmd.Dir = dir
 	// A go or toolchain line of the package's go.mod must not download
 	// and run another toolchain: the go command on PATH builds, or says
