@@ -13,7 +13,9 @@
 // the module) finds the binary and its listing in the cache's index.
 // Workspaces and directory replaces are outside the fingerprint and
 // always rebuild. A dependency's package, in the read-only module cache,
-// is built from a copy of its module (outOfModuleCache). The cache is
+// is built from a copy of its module (outOfModuleCache). A git
+// revision's checkout (AddCheckout) is built with the working tree's
+// workspace or replaces, their paths absolute (workspace.go). The cache is
 // bounded by age and size (Limits); `benchspec cache` shows and prunes it.
 package gotest
 
