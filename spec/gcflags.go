@@ -45,6 +45,11 @@ func checkGCFlags(v string) string {
 			flags = v[i+1:]
 		}
 	}
+	if strings.ContainsFunc(flags, func(r rune) bool { return (r < ' ' && r != '\t') || r > '~' }) {
+		// The go command splits on ASCII spaces only; the check must
+		// see the fields it sees.
+		return "a compiler flag a build may give is printable ASCII, separated by spaces"
+	}
 	if strings.ContainsAny(flags, `'"`) {
 		return "quotes are not needed by any flag a build may give; write the flags separated by spaces"
 	}

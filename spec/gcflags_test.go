@@ -34,6 +34,7 @@ func TestGCFlagsAreConfined(t *testing.T) {
 		{"-c", "-c needs a value"},
 		{"x -cpuprofile=y", `"y" is not a compiler flag`},
 		{`-l "-cpuprofile=x"`, "quotes are not needed"},
+		{"-l\u00a0-cpuprofile=x", "printable ASCII"},
 	} {
 		doc := "version: 1\nname: g\nbuilds:\n  - name: b\n    gcflags: " + quoteYAML(c.gcflags) + "\nbenchmarks:\n  - include: x\n"
 		_, err := Parse("g.yaml", []byte(doc))
