@@ -381,3 +381,32 @@ func TestValidateRefusesTheGoCommandAsAPackage(t *testing.T) {
 		t.Errorf("validate package: cmd/go: exit %d, want 2 and %q\n%s", code, want, stderr)
 	}
 }
+
+// ab judges a third-party module's benchmarks against a revision from a
+// workspace, when the command line allows packages outside the module:
+// at both sides the package is built from a copy of its module with the
+// workspace's build list.
+func TestABOfAThirdPartyPackageFromAWorkspace(t *testing.T) {
+	suitetest.SkipShort(t)
+	mod, env := recipeModule(t, "workspace")
+	writeTree(t, mod, map[string]string{"bench/dep.yaml": `version: 1
+name: dep
+defaults:
+  forks: 2
+  warmup: {iterations: 0}
+  measurement: {iterations: 1, time: 1ms}
+benchmarks:
+  - package: github.com/cespare/xxhash/v2
+    include: '^BenchmarkSum64$/^4B$'
+`})
+	gitIn(t, mod, env, "add", "bench/dep.yaml")
+	gitIn(t, mod, env, "commit", "-q", "-m", "dep")
+	out, stderr, code := benchspecIn(t, mod, env, "ab", "--quiet", "--base", "HEAD", "--new", ".", "--allow-packages-outside-module",
+		"--format", "json", "--threshold", "50%", "bench/dep.yaml")
+	if code != 0 {
+		t.Fatalf("ab of xxhash's Sum64/4B: exit %d, want 0\n%s", code, stderr)
+	}
+	if a, b := abRuns(t, out); a != 1 || b != 1 {
+		t.Errorf("runs that ran: base %d, new %d; want 1 each\n%s", a, b, stderr)
+	}
+}

@@ -240,6 +240,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	out := fs.String("out", "", "write the output to this `file` instead of stdout")
 	quiet := fs.Bool("quiet", false, "no run log and no progress on stderr")
 	duet := fs.Bool("duet", true, "run each pair's two forks at the same time on two CPUs, iterations in step (false: one after the other)")
+	allowOutside := allowOutsideFlag(fs)
 	maxTime := fs.Duration("max-time", 0, fmt.Sprintf("the batch's time for adding pairs to undecided runs (default %d s a run, what go test -count 10 -benchtime 500ms of both builds takes)", abSecondsPerRun))
 	maxPairs := fs.Int("max-pairs", 1000, "the most pairs a run takes")
 	paths, status, ok := e.Parse(fs, args)
@@ -291,7 +292,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			}
 			r.SuitePackage, r.SuiteDir = b.pkg, b.dir // the specs' builds are built from it
 		}
-		p, ok := load(ctx, e, b.specs, &r, &loadOpts{listPackages: true, paired: true})
+		p, ok := load(ctx, e, b.specs, &r, &loadOpts{listPackages: true, paired: true, allowOutside: *allowOutside})
 		if !ok {
 			return ExitUsage
 		}
