@@ -255,7 +255,13 @@ func checkout(ctx context.Context, rev string) (string, error) {
 func installCheckout(tmp, dir string) error {
 	for range 3 {
 		err := os.Rename(tmp, dir)
-		if err == nil || verifyCheckout(dir) == nil {
+		if err == nil {
+			return nil
+		}
+		if _, lerr := os.Lstat(dir); lerr != nil {
+			return err // not taken: the rename itself failed
+		}
+		if verifyCheckout(dir) == nil {
 			return nil
 		}
 		// Moved aside, then removed: a process building from dir finds
@@ -276,6 +282,11 @@ func verifyCheckout(dir string) error {
 	data, err := readManifest(filepath.Join(dir, manifestFile))
 	if err != nil {
 		return err
+	}
+	if len(data) == 0 {
+		// An older benchspec's mark of a complete checkout, which
+		// recorded nothing: unpacked again without a warning.
+		return fmt.Errorf("an empty manifest: %w", fs.ErrNotExist)
 	}
 	err = filehash.CheckTree(dir, data, func(rel string) bool {
 		return rel == manifestFile || strings.HasPrefix(path.Base(rel), specCopyPrefix)
