@@ -189,7 +189,7 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 		case opts.packagesOnly && (partial > 0 || opts.packages == 0):
 			// Nothing to check beyond the entries: no suite for the
 			// registered ones, no listing of a spec with errors.
-		case opts.listPackages && partial == 0:
+		case opts.listPackages && partial == 0 && (opts.packages > 0 || !opts.listForPackages):
 			var benchmarks []plan.Benchmark
 			start := time.Now()
 			benchmarks, err = withPackages(ctx, planned, *reg)
@@ -262,6 +262,11 @@ type loadOpts struct {
 	// packagesOnly plans only the `package:` entries: there is no suite
 	// to check the others against (validate without --suite).
 	packagesOnly bool
+	// listForPackages builds and lists only for specs with `package:`
+	// entries, whose includes only a listing can check; the builds of
+	// other specs are checked as the suite given (asBuilt), not built
+	// (validate).
+	listForPackages bool
 	// quiet leaves out the note of how long that took (run --quiet).
 	quiet bool
 	// paired gives entries ab's settings where the spec sets none
@@ -326,7 +331,7 @@ func Validate(ctx context.Context, e *Env, args []string, reg Registry) int {
 	// Package entries are checked as plan checks them: their test
 	// binaries built and listed, so that an include that matches
 	// nothing is refused here, not at the first run.
-	opts := &loadOpts{verbose: true, allowOutside: *allowOutside, listPackages: reg.Packages != nil}
+	opts := &loadOpts{verbose: true, allowOutside: *allowOutside, listPackages: reg.Packages != nil, listForPackages: true}
 	var r *Registry
 	switch {
 	case reg.Executable != "" || reg.Benchmarks != nil:
