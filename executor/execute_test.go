@@ -23,11 +23,15 @@ import (
 // The test binary is its own suite: started as a fork it runs the worker
 // on the benchmarks below, started as a guard it guards.
 func TestMain(m *testing.M) {
+	lookup := func(name string) (worker.Func, bool) {
+		fn, ok := benchmarks[name]
+		return fn, ok
+	}
 	if os.Getenv(protocol.EnvAssignment) != "" {
-		os.Exit(worker.Serve(func(name string) (worker.Func, bool) {
-			fn, ok := benchmarks[name]
-			return fn, ok
-		}))
+		os.Exit(worker.Serve(lookup))
+	}
+	if os.Getenv(protocol.EnvHost) != "" {
+		os.Exit(worker.ServeHost(worker.Bodies(lookup)))
 	}
 	if os.Getenv(protocol.EnvGuard) != "" {
 		os.Exit(executor.Guard())

@@ -31,8 +31,32 @@ type host struct {
 }
 
 // runHosted runs a forks: 0 run in the batch's host, starting it first
-// when there is none.
+// when there is none. A host that fails a run before the run has begun
+// (no hello: it took no assignment, or ended first) was broken by what
+// ran before, after that run had ended; the run is not failed for it
+// but run again in a new host, once.
 func (x *execution) runHosted(r *plan.Run, a *protocol.Assignment) protocol.ForkResult {
+	reused := x.host.p != nil
+	fr := x.hostOnce(r, a)
+	if fr.Err == "" || !reused || !noHello(&fr) || x.ctx.Err() != nil {
+		return fr
+	}
+	if x.opts.Warn != nil {
+		x.opts.Warn(fmt.Sprintf("the in-process host (forks: 0) broke between runs (%s), before %s began: it runs in a new host", fr.Err, r.Key))
+	}
+	return x.hostOnce(r, a)
+}
+
+// noHello reports whether a failed run's result holds nothing the run
+// sent, not even the hello, whose clock calibration is never zero (a
+// failure drops the iterations, not the calibration).
+func noHello(fr *protocol.ForkResult) bool {
+	return fr.Timer.ResolutionNs == 0 && fr.Timer.OverheadNs == 0
+}
+
+// hostOnce runs a forks: 0 run in the batch's host, starting it first
+// when there is none.
+func (x *execution) hostOnce(r *plan.Run, a *protocol.Assignment) protocol.ForkResult {
 	fr := protocol.ForkResult{Run: a.Run.Index, Fork: a.Fork, Warmup: a.Warmup, ExitStatus: -1}
 	h := &x.host
 	if h.p == nil {

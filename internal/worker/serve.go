@@ -167,14 +167,17 @@ func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 // this package's Func (tests): it reads the assignment from the
 // environment, runs it, writes the results to the result pipe and
 // returns the process exit status.
-func Serve(lookup Lookup) int {
-	return ServeBodies(func(name string) (Body, bool) {
+func Serve(lookup Lookup) int { return ServeBodies(Bodies(lookup), nil) }
+
+// Bodies is lookup as a BodyLookup, for ServeBodies and ServeHost (tests).
+func Bodies(lookup Lookup) BodyLookup {
+	return func(name string) (Body, bool) {
 		fn, ok := lookup(name)
 		if !ok {
 			return Body{}, false
 		}
 		return Body{Bind: fn.bind()}, true
-	}, nil)
+	}
 }
 
 // TestBinary runs the fork of a package benchmark (Run.GoTest): its test
