@@ -283,18 +283,18 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		b, err := resolveBuild(ctx, reg, side, *suitePkg, specs)
 		if err != nil {
 			e.Errorf("--%s %s: %v", [2]string{"base", "new"}[i], side, err)
-			return ExitUsage
+			return failStatus(ctx, ExitUsage) // an interrupted build is no bad input
 		}
 		r := reg
 		if b.suite != "" {
 			if r, ok = reg.withSuite(ctx, e, b.suite); !ok {
-				return ExitUsage
+				return failStatus(ctx, ExitUsage)
 			}
 			r.SuitePackage, r.SuiteDir = b.pkg, b.dir // the specs' builds are built from it
 		}
 		p, ok := load(ctx, e, b.specs, &r, &loadOpts{listPackages: true, paired: true, allowOutside: *allowOutside})
 		if !ok {
-			return ExitUsage
+			return failStatus(ctx, ExitUsage)
 		}
 		plans[i], builds[i] = p, b
 	}
