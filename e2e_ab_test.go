@@ -115,7 +115,7 @@ benchmarks:
 }
 
 // Where a spec sets no forks, warmup or measurement, ab uses its own
-// (10 pairs to start, 1 + 2 iterations of 50 ms); what the spec sets
+// (10 pairs to start, 1 + 2 iterations of 20 ms); what the spec sets
 // wins, key by key. A run that --max-time leaves no room for after its
 // first look stops at the budget, and says how much time would decide
 // it. --alpha 0.0001 keeps an A/A verdict out of reach at threshold 0.
@@ -128,7 +128,7 @@ name: ab
 benchmarks:
   - include: '^planted\.Twin$'
   - include: '^planted\.Spin$'
-    measurement: {time: 20ms}
+    measurement: {time: 30ms}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ benchmarks:
 	if code != 0 {
 		t.Errorf("exit %d, want 0\n%s", code, stderr)
 	}
-	want := map[string]string{"planted.Twin:avgt": "1×50ms, 2×50ms", "planted.Spin:avgt": "1×50ms, 2×20ms"}
+	want := map[string]string{"planted.Twin:avgt": "1×20ms, 2×20ms", "planted.Spin:avgt": "1×20ms, 2×30ms"}
 	for _, r := range got.Base.Runs {
 		s := r.Settings
 		phases := fmt.Sprintf("%d×%s, %d×%s", s.Warmup.Iterations, s.Warmup.Time, s.Measurement.Iterations, s.Measurement.Time)

@@ -217,7 +217,7 @@ of the batch to one fork after the other, as --duet=false runs it
 throughout, and so do package benchmarks and runs of more than one
 thread. Where a spec sets no forks, warmup or measurement, ab uses its
 own: 10 pairs to start, of 1 warmup and 2 measurement iterations of
-50 ms. It then adds pairs to each run whose change is not yet decided,
+20 ms. It then adds pairs to each run whose change is not yet decided,
 until its interval decides, the run reaches --max-pairs, or the batch's
 --max-time runs out; decided runs stop and leave the time to the rest.
 A run's change is the centre of its pairs' log ratios with a confidence
