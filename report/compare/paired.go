@@ -180,6 +180,14 @@ func pairedPair(r PairedRun, opts Options, level float64, m int) (p Pair, decide
 		p.Reason = fmt.Sprintf("%d complete pairs (%d dropped for a fork without a value): a test needs at least 2, since only pairs tell how much a pair's ratio varies", n, dropped)
 		return p, false
 	}
+	if n < SequenceMinPairs {
+		p.Verdict, p.ForksNeeded = Inconclusive, SequenceMinPairs
+		p.Reason = fmt.Sprintf("%d complete pairs: a verdict needs at least %d, as the interval's spread is estimated from the pairs themselves", n, SequenceMinPairs)
+		if dropped > 0 {
+			p.Reason += fmt.Sprintf(" (%d dropped for a fork without a value)", dropped)
+		}
+		return p, false
+	}
 	h := huberSequence(d, level)
 	mean, sd := h.est, h.sd
 	p.Change = report.Float(math.Expm1(mean))

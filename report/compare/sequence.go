@@ -103,6 +103,12 @@ func huberSequence(d []float64, alpha float64) hubered {
 	return h
 }
 
+// SequenceMinPairs is the fewest pairs a run is judged from: the
+// sequence is asymptotic, its spread estimated from the pairs
+// themselves, and from a handful that estimate is too rough for its
+// error rates (simulated from 10 pairs on: TestSequentialAAKeepsAlpha).
+const SequenceMinPairs = 10
+
 // SequenceTuned is the number of pairs at which the confidence sequence
 // is narrowest.
 const SequenceTuned = 30
