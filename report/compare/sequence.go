@@ -138,16 +138,7 @@ func sequencePairs(sd, margin, alpha float64, bound int) (int, bool) {
 	if !fits(bound) {
 		return 0, false
 	}
-	lo, hi := 1, bound // fits(hi), and the half-width shrinks with n
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if fits(mid) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, true
+	return forkstat.Bisect(1, bound, fits), true // the half-width shrinks with n
 }
 
 // sequenceVerdict reads an interval [lo, hi] of a relative change
