@@ -222,9 +222,9 @@ until its interval decides, the run reaches --max-pairs, or the batch's
 --max-time runs out; decided runs stop and leave the time to the rest.
 A run's change is the centre of its pairs' log ratios with a confidence
 sequence, valid however often ab looks: within ±--threshold it is
-unchanged; wholly beyond half the threshold on one side a regression or
-an improvement; otherwise inconclusive, with what would decide it. The
-runs are one family (Bonferroni). Output: the comparison, then both
+unchanged; else wholly above or below 0 a regression or an improvement;
+otherwise inconclusive, with what would decide it. The runs are one
+family (Bonferroni) at --alpha 0.01. Output: the comparison, then both
 builds' reports (--format json: {"comparison", "base", "new"}). It exits
 1 on a regression or a failed run of NEW, 2 on bad usage, and 0
 otherwise.`
@@ -234,8 +234,8 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	baseFlag := fs.String("base", "", "the build compared against: a suite `binary`, a git revision, or . (the working tree)")
 	newFlag := fs.String("new", "", "the build judged: a suite `binary`, a git revision, or . (the working tree)")
 	suitePkg := fs.String("suite", "", "the suite's main `package` (./bench), built for a revision or the working tree")
-	threshold := fs.String("threshold", "1%", "smallest change that counts, in percent: an interval within it is unchanged, one beyond half of it a change")
-	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level for the family of all runs")
+	threshold := fs.String("threshold", "1%", "smallest change that counts, in percent: an interval within it is unchanged")
+	alpha := fs.Float64("alpha", compare.SequenceAlpha, "significance level for the family of all runs, however often ab looks")
 	formatName := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
 	out := fs.String("out", "", "write the output to this `file` instead of stdout")
 	quiet := fs.Bool("quiet", false, "no run log and no progress on stderr")

@@ -155,8 +155,8 @@ func pairedIntro(res *Result) string {
 	if res.Threshold == 0 {
 		s += "a change whose interval excludes 0 is a regression or an improvement; otherwise inconclusive."
 	} else {
-		s += fmt.Sprintf("an interval within ±%s is unchanged; one wholly beyond ±%s (half the threshold) on one side is a regression or an improvement; otherwise inconclusive.",
-			percent(res.Threshold, false), percent(res.Threshold/2, false))
+		s += fmt.Sprintf("an interval within ±%s is unchanged; else one wholly above or below 0 is a regression or an improvement; otherwise inconclusive.",
+			percent(res.Threshold, false))
 	}
 	if res.Correction == Bonferroni && res.Family > 1 {
 		s += fmt.Sprintf(" The %d tested runs are one family: Bonferroni (each at %g / %d) keeps the chance of any false verdict among them at %g.", res.Family, res.Alpha, res.Family, res.Alpha)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/internal/forkstat"
 )
@@ -25,9 +26,9 @@ import (
 // which covers the true mean at every n at once with probability 1−α
 // (as n grows; the tests measure it at ab's block sizes). ρ tunes where
 // it is narrowest: at SequenceTuned pairs, where a 2 % change on a
-// quiet machine decides. It costs width: about 3.3 σ/√n at α = 0.025
-// where a fixed-n interval has 2.2 σ/√n, the price of being allowed to
-// stop whenever it decides, whatever the number of looks.
+// quiet machine decides. It costs width: about 3.5 σ/√n at 30 pairs and
+// α = 0.025 where a fixed-n interval has 2.4 σ/√n, the price of being
+// allowed to stop whenever it decides, whatever the number of looks.
 
 // The sequence is of a Huber location of the log ratios rather than of
 // their mean: a pair whose fork a busy neighbour slowed 2× moves a mean
@@ -103,6 +104,13 @@ func huberSequence(d []float64, alpha float64) hubered {
 	return h
 }
 
+// SequenceAlpha is ab's default level for the family of its runs: a
+// batch that looks after every block and stops each run the first time
+// its interval decides has many chances to be wrong, and a gate run on
+// every change should raise a false alarm seldom: at most 1 batch in
+// 100 when nothing changed (docs/statistics.md has the rates).
+const SequenceAlpha = 0.01
+
 // SequenceMinPairs is the fewest pairs a run is judged from: the
 // sequence is asymptotic, its spread estimated from the pairs
 // themselves, and from a handful that estimate is too rough for its
@@ -124,7 +132,11 @@ func sequenceHalfWidth(sd float64, n int, alpha float64) float64 {
 	rho2 := (l + math.Log(l+1)) / SequenceTuned
 	t := float64(n)
 	a := t*rho2 + 1
-	return sd * math.Sqrt(2*a/(t*t*rho2)*math.Log(math.Sqrt(a)/alpha))
+	// The spread is estimated from the n values themselves: widen by
+	// Student's t over the normal quantile, as a fixed-n interval does,
+	// which matters only at the first looks.
+	small := tQuantile(1-alpha/2, t-1) / distuv.UnitNormal.Quantile(1-alpha/2)
+	return small * sd * math.Sqrt(2*a/(t*t*rho2)*math.Log(math.Sqrt(a)/alpha))
 }
 
 // sequencePairs is the fewest pairs at which the confidence sequence at
@@ -143,14 +155,14 @@ func sequencePairs(sd, margin, alpha float64, bound int) (int, bool) {
 
 // sequenceVerdict reads an interval [lo, hi] of a relative change
 // against the threshold th, better being the unit's direction: within
-// ±th unchanged (shown smaller than what counts); else wholly beyond
-// th/2 on the worse side a regression, on the better side an
-// improvement (shown nearer th than no change); else undecided. The
-// errors the threshold is there to bound are then each at most alpha:
-// a change of th/2 or less called a regression (of no change, the
-// sequence would have to miss it by th/2, far rarer than alpha), and a
-// change of th or more called unchanged. Between th/2 and th it may go
-// either way; with th 0, any change the interval shows decides.
+// ±th unchanged (shown smaller than what counts); else wholly on the
+// worse side of 0 a regression, on the better side an improvement;
+// else undecided. Each error the threshold is there to bound is then
+// at most alpha: a change of none called a regression or an
+// improvement, and a change of th or more called unchanged. As pairs
+// come the interval narrows until one of the two happens, so a change
+// nearer th than 0 ends, in time, a regression, and one nearer 0
+// unchanged.
 func sequenceVerdict(lo, hi, th float64, better string) (Verdict, bool) {
 	worse, good := Regression, Improvement
 	if better == "higher" {
@@ -159,9 +171,9 @@ func sequenceVerdict(lo, hi, th float64, better string) (Verdict, bool) {
 	switch {
 	case th > 0 && lo > -th && hi < th:
 		return Unchanged, true
-	case lo > th/2:
+	case lo > 0:
 		return worse, true
-	case hi < -th/2:
+	case hi < 0:
 		return good, true
 	}
 	return Inconclusive, false
@@ -169,11 +181,10 @@ func sequenceVerdict(lo, hi, th float64, better string) (Verdict, bool) {
 
 // sequenceMargin is how far the interval's half-width must fall, on the
 // log scale, for a run whose change is est (a log ratio) to decide
-// against th: under |est| − th/2 to show a change beyond th/2, or under
-// th − |est| to show one within ±th, whichever comes first.
+// against th: under |est| to show a change, or under th − |est| to show
+// one within ±th, whichever comes first.
 func sequenceMargin(est, th float64) float64 {
-	half := math.Log1p(th / 2)
-	m := math.Abs(est) - half
+	m := math.Abs(est)
 	if th > 0 && th < 1 {
 		m = math.Max(m, math.Min(math.Log1p(th)-est, est-math.Log1p(-th)))
 	}
@@ -186,5 +197,5 @@ func sequenceReason(lo, hi, th, alpha float64) string {
 	if th == 0 {
 		return "no change shown: " + ci + " holds 0"
 	}
-	return fmt.Sprintf("not decided: %s reaches both within ±%s and beyond ±%s", ci, percent(th/2, false), percent(th, false))
+	return fmt.Sprintf("not decided: %s holds 0 and reaches beyond ±%s", ci, percent(th, false))
 }
