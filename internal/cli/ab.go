@@ -160,26 +160,19 @@ func stopNotes(res *compare.Result, b *abBatch, lim abLimits) {
 	}
 }
 
-// thresholdAdvice names the thresholds at which the interval an
-// undecided pair reached would have decided.
+// thresholdAdvice names the threshold at which the interval an
+// undecided pair reached would have been unchanged: any above the
+// interval's farther end. (An undecided interval holds 0, so no
+// threshold would make it a change.)
 func thresholdAdvice(pr *compare.Pair) string {
 	lo, hi := float64(pr.ChangeCI[0]), float64(pr.ChangeCI[1])
 	if !pr.ChangeCI[0].Valid() || !pr.ChangeCI[1].Valid() {
 		return ""
 	}
-	var ways []string
 	if w := max(-lo, hi); w < 1 {
-		// Within ±x for any x above the interval's farther end.
-		ways = append(ways, fmt.Sprintf("--threshold %.1f%% would call it unchanged", math.Ceil(1000*w+1e-9)/10))
+		return fmt.Sprintf("; --threshold %.1f%% would call it unchanged", math.Ceil(1000*w+1e-9)/10)
 	}
-	if x := max(lo, -hi); x > 0.001 {
-		// Beyond x/2 with x twice the interval's nearer end.
-		ways = append(ways, fmt.Sprintf("--threshold %.1f%% a change", math.Floor(2000*x-1e-9)/10))
-	}
-	if len(ways) == 0 {
-		return ""
-	}
-	return "; " + strings.Join(ways, ", ")
+	return ""
 }
 
 // pairedOrder is, per run key, the builds of the measured forks in the

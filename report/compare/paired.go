@@ -188,11 +188,11 @@ func pairedPair(r PairedRun, opts Options, level float64, m int) (p Pair, decide
 		}
 		return p, false
 	}
-	h := huberSequence(d, level)
-	mean, sd := h.est, h.sd
+	mean, sd := huberLocation(d)
+	hw := sequenceHalfWidth(sd, n, level)
 	p.Change = report.Float(math.Expm1(mean))
-	p.ChangeCI = [2]report.Float{report.Float(math.Expm1(h.lo)), report.Float(math.Expm1(h.hi))}
-	p.P = report.Float(sequenceP(h.zero, h.zeroSD, n))
+	p.ChangeCI = [2]report.Float{report.Float(math.Expm1(mean - hw)), report.Float(math.Expm1(mean + hw))}
+	p.P = report.Float(sequenceP(mean, sd, n))
 	p.PAdjusted = p.P
 	if m > 1 && level < opts.Alpha {
 		p.PAdjusted = report.Float(math.Min(1, float64(m)*float64(p.P)))
