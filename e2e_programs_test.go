@@ -100,8 +100,11 @@ benchmarks:
 		// test checks, so the threshold is far beyond any noise.
 		// --max-pairs 4: ab would add pairs until the interval decides.
 		flags := []string{"--threshold", "50%", "--max-pairs", "4"}
+		if order == "duet" {
+			flags = append(flags, "--duet")
+		}
 		if order == "paired" {
-			flags = append(flags, "--duet=false") // a duet is the default
+			flags = append(flags, "--duet=false") // the default, said for the reader
 		}
 		out, code := abHeadAgainstTree(t, parent, cache, "./examples/quickstart", spec, flags...)
 		if code != 0 {
