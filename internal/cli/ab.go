@@ -137,7 +137,7 @@ func duetNotes(p *plan.Plan, base, next *report.Report) []string {
 func stopNotes(res *compare.Result, b *abBatch, lim abLimits) {
 	pairs := 0
 	for i := range len(b.p.Runs) / 2 {
-		pairs += b.measured(i)
+		pairs += b.pairs[i]
 	}
 	for i := range res.Pairs {
 		pr := &res.Pairs[i]

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -38,6 +39,7 @@ type abBatch struct {
 	p      *plan.Plan // A's runs, then B's (pairedPlan); Forks grows with the pairs run
 	forks  []protocol.ForkResult
 	done   []int // forks run so far, by run of p
+	pairs  []int // of them measured ones: the pairs so far, by run of p
 	orders map[string][]compare.Build
 	stops  map[string]string // run key → compare.Stop*
 	order  executor.Order    // the first round's, as the reports record it
@@ -58,7 +60,7 @@ type abBatch struct {
 // often it looks.
 func runSequential(ctx context.Context, e *Env, p *plan.Plan, order executor.Order, lim abLimits, opts compare.Options, quiet bool) (*abBatch, *compare.Result, error) {
 	n := len(p.Runs) / 2
-	b := &abBatch{p: clonePlan(p), done: make([]int, len(p.Runs)), orders: map[string][]compare.Build{},
+	b := &abBatch{p: clonePlan(p), done: make([]int, len(p.Runs)), pairs: make([]int, len(p.Runs)), orders: map[string][]compare.Build{},
 		stops: map[string]string{}, order: order, duet: order.Kind == executor.OrderDuet, env: host.CollectEnv()}
 	blocks := make([]int, n)
 	for i := range n {
@@ -91,7 +93,7 @@ func runSequential(ctx context.Context, e *Env, p *plan.Plan, order executor.Ord
 		res, err = b.judge(opts)
 		b.wall = time.Since(start)
 		if err != nil || xerr != nil || ctx.Err() != nil {
-			return b, res, cmpErr(err, xerr)
+			return b, res, errors.Join(err, xerr)
 		}
 		pairs := 0
 		for _, k := range blocks {
@@ -103,13 +105,6 @@ func runSequential(ctx context.Context, e *Env, p *plan.Plan, order executor.Ord
 			b.announce(e.Stderr, res, blocks, time.Since(start), lim.maxTime)
 		}
 	}
-}
-
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 // even rounds k up to a whole number of ABBA blocks' pairs (2).
@@ -159,6 +154,9 @@ func (b *abBatch) round(ctx context.Context, e *Env, blocks []int, ro executor.O
 	ran := make([]int, len(rp.Runs))
 	for _, f := range forks {
 		ran[f.Run]++
+		if !f.Warmup {
+			b.pairs[from[f.Run]]++
+		}
 		orig := from[f.Run]
 		f.Run, f.Fork = orig, f.Fork+b.done[orig]
 		b.forks = append(b.forks, f)
@@ -166,7 +164,7 @@ func (b *abBatch) round(ctx context.Context, e *Env, blocks []int, ro executor.O
 	for j, orig := range from {
 		b.done[orig] += ran[j]
 		if ran[j] > 0 {
-			b.p.Runs[orig].Settings.Forks = b.measured(orig)
+			b.p.Runs[orig].Settings.Forks = b.pairs[orig]
 		}
 	}
 	for key, seq := range pairedOrder(rp, ro) {
@@ -176,17 +174,6 @@ func (b *abBatch) round(ctx context.Context, e *Env, blocks []int, ro executor.O
 		b.duet = false
 	}
 	return xerr
-}
-
-// measured is the number of measured forks run i of b.p has run.
-func (b *abBatch) measured(i int) int {
-	k := 0
-	for _, f := range b.forks {
-		if f.Run == i && !f.Warmup {
-			k++
-		}
-	}
-	return k
 }
 
 // starved reports whether a duet round's pairs turned to one fork after
@@ -201,24 +188,32 @@ func starved(rp *plan.Plan, forks []protocol.ForkResult) bool {
 	return false
 }
 
-// reports are both builds' reports of every fork so far.
-func (b *abBatch) reports(ctx context.Context) (base, next *report.Report) {
+// build is both builds' reports of every fork so far.
+func (b *abBatch) build() (base, next *report.Report) {
 	pa, pb, fa, fb := splitPaired(b.p, b.forks)
 	env := b.env
 	env.End = time.Now()
-	base, next = report.Build(pa, fa, env), report.Build(pb, fb, env)
-	base.Sources, base.Builds = sources(context.WithoutCancel(ctx), pa, ""), builds(pa)
-	next.Sources, next.Builds = sources(context.WithoutCancel(ctx), pb, ""), builds(pb)
-	for _, r := range []*report.Report{base, next} {
-		r.Order = reportOrder(b.order)
+	return report.Build(pa, fa, env), report.Build(pb, fb, env)
+}
+
+// reports are the reports ab writes: build's, with their sources,
+// builds and order.
+func (b *abBatch) reports(ctx context.Context) (base, next *report.Report) {
+	base, next = b.build()
+	pa, pb, _, _ := splitPaired(b.p, nil)
+	for _, s := range []struct {
+		r *report.Report
+		p *plan.Plan
+	}{{base, pa}, {next, pb}} {
+		s.r.Sources, s.r.Builds = sources(context.WithoutCancel(ctx), s.p, ""), builds(s.p)
+		s.r.Order = reportOrder(b.order)
 	}
 	return base, next
 }
 
 // judge compares every run's pairs so far.
 func (b *abBatch) judge(opts compare.Options) (*compare.Result, error) {
-	pa, pb, fa, fb := splitPaired(b.p, b.forks)
-	base, next := report.Build(pa, fa, b.env), report.Build(pb, fb, b.env)
+	base, next := b.build()
 	return compare.ComparePairedReports(base, next, b.orders, opts)
 }
 
@@ -238,11 +233,10 @@ func (b *abBatch) next(res *compare.Result, lim abLimits, perPair, left time.Dur
 		if !ok || b.stops[pr.Key] != "" {
 			continue
 		}
-		have := b.measured(i)
+		have := b.pairs[i]
 		switch {
 		case pr.Verdict == compare.Failed || pr.Reason != "" && pr.Base.Forks < 2:
-			b.stops[pr.Key] = "" // failed, or no pairs to judge: more would not help
-			continue
+			continue // failed, or no pairs to judge: more would not help
 		case pr.Verdict != compare.Inconclusive:
 			b.stops[pr.Key] = compare.StopDecided
 			continue

@@ -116,7 +116,7 @@ func ComparePaired(runs []PairedRun, opts Options) (*Result, error) {
 		level = opts.Alpha / float64(m)
 	}
 	for _, r := range runs {
-		p, _ := pairedPair(r, opts, level, m)
+		p := pairedPair(r, opts, level, m)
 		res.Pairs = append(res.Pairs, p)
 	}
 	return res, nil
@@ -164,13 +164,13 @@ func pairLogRatio(a, b PairedFork) float64 {
 
 // pairedPair judges one run from its pairs at level (Alpha, or its
 // family's share of it), m the family's size: its change is exp of the
-// mean log ratio − 1, its interval the confidence sequence's, its P the
-// anytime-valid p-value of no change (the largest level at which the
-// sequence holds 0) and PAdjusted that times m under Bonferroni. decided
-// says whether the interval settles it (sequenceVerdict), so that ab
-// stops adding pairs to it.
-func pairedPair(r PairedRun, opts Options, level float64, m int) (p Pair, decided bool) {
-	p = newPair(r.Run)
+// Huber centre of the log ratios − 1, its interval the confidence
+// sequence's, its P the anytime-valid p-value of no change (the largest
+// level at which the sequence holds 0) and PAdjusted that times m under
+// Bonferroni. A verdict other than inconclusive settles the run: ab
+// adds no pairs to it.
+func pairedPair(r PairedRun, opts Options, level float64, m int) Pair {
+	p := newPair(r.Run)
 	p.Unit, p.Better = r.Unit, Better(r.Unit)
 	d, a, b, dropped, _ := logRatios(r)
 	p.Base, p.New = pairedSide(a), pairedSide(b)
@@ -178,7 +178,7 @@ func pairedPair(r PairedRun, opts Options, level float64, m int) (p Pair, decide
 	if n < 2 {
 		p.Verdict = Inconclusive
 		p.Reason = fmt.Sprintf("%d complete pairs (%d dropped for a fork without a value): a test needs at least 2, since only pairs tell how much a pair's ratio varies", n, dropped)
-		return p, false
+		return p
 	}
 	if n < SequenceMinPairs {
 		p.Verdict, p.ForksNeeded = Inconclusive, SequenceMinPairs
@@ -186,7 +186,7 @@ func pairedPair(r PairedRun, opts Options, level float64, m int) (p Pair, decide
 		if dropped > 0 {
 			p.Reason += fmt.Sprintf(" (%d dropped for a fork without a value)", dropped)
 		}
-		return p, false
+		return p
 	}
 	mean, sd := huberLocation(d)
 	hw := sequenceHalfWidth(sd, n, level)
@@ -201,7 +201,7 @@ func pairedPair(r PairedRun, opts Options, level float64, m int) (p Pair, decide
 	v, decided := sequenceVerdict(lo, hi, opts.Threshold, p.Better)
 	p.Verdict = v
 	if decided {
-		return p, true
+		return p
 	}
 	margin := sequenceMargin(mean, opts.Threshold)
 	k, ok := sequencePairs(sd, margin, level, adviceForks)
@@ -213,7 +213,7 @@ func pairedPair(r PairedRun, opts Options, level float64, m int) (p Pair, decide
 		p.Reason += fmt.Sprintf(" (%d pairs, %d dropped for a fork without a value)", n, dropped)
 	}
 	p.Reason += forksAdvice(k, ok, "pairs", "decide it")
-	return p, false
+	return p
 }
 
 // sequenceP is the anytime-valid p-value of a mean of 0: the largest
