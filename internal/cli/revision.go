@@ -196,8 +196,14 @@ func fullRefs(ctx context.Context, rev string) ([]string, error) {
 // checkout complete.
 const manifestFile = ".benchspec-complete"
 
+// ownPrefix begins the names of the files ab writes into a checkout:
+// its manifest, the spec copies and the temporary files they are
+// written through (replaceFile's). The check leaves them out: another ab
+// writing a spec copy into a checkout is no edit of the revision.
+const ownPrefix = ".benchspec-"
+
 // specCopyPrefix begins the names of the specs ab copies into a checkout.
-const specCopyPrefix = ".benchspec-spec-"
+const specCopyPrefix = ownPrefix + "spec-"
 
 // checkout extracts the tree of the git revision rev (of the repository
 // holding the current directory) into the cache, once per commit, and
@@ -289,7 +295,7 @@ func verifyCheckout(dir string) error {
 		return fmt.Errorf("an empty manifest: %w", fs.ErrNotExist)
 	}
 	err = filehash.CheckTree(dir, data, func(rel string) bool {
-		return rel == manifestFile || strings.HasPrefix(path.Base(rel), specCopyPrefix)
+		return strings.HasPrefix(path.Base(rel), ownPrefix)
 	})
 	if err != nil {
 		return fmt.Errorf("%w since it was unpacked", err)
