@@ -16,6 +16,9 @@ const (
 	StopMaxTime  = "max_time"  // another fork would have passed its time bound
 )
 
+// MaxForks is the most forks Variance.ForksNeeded answers with.
+const MaxForks = forkstat.MaxForks
+
 // Precision is how a run with a precision target ended: why it stopped
 // and what it cost.
 type Precision struct {

@@ -275,7 +275,7 @@ type Variance struct {
 	// ForksNeeded is the number of forks, each as long as these, whose
 	// error would be within TargetError of the score, estimated from the
 	// spread of these forks' means; null with fewer than 2 forks or beyond
-	// forkstat.MaxForks.
+	// MaxForks.
 	ForksNeeded *int `json:"forks_needed"`
 }
 

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/termsafe"
@@ -254,7 +253,7 @@ func varianceLine(m *report.Metric) string {
 	case v.ForksNeeded != nil:
 		line += fmt.Sprintf("; ±%g%% would take %d forks", 100*float64(v.TargetError), *v.ForksNeeded)
 	case v.Forks >= 2 && m.Score.Valid():
-		line += fmt.Sprintf("; ±%g%% would take more than %d forks", 100*float64(v.TargetError), forkstat.MaxForks)
+		line += fmt.Sprintf("; ±%g%% would take more than %d forks", 100*float64(v.TargetError), report.MaxForks)
 	}
 	return line
 }
