@@ -20,7 +20,7 @@ const module = "github.com/benchspec/benchspec"
 // stage, whose packages may import each other. A package missing here fails TestImportsFollowTheFlow:
 // place it (and describe it in ARCHITECTURE.md).
 var stages = [][]string{
-	{"schemas", "internal/table", "internal/suggest", "internal/filehash", "internal/child", "internal/forkimage", "internal/protocol/hist", "internal/testdriver", "internal/forkstat", "internal/termsafe"},
+	{"schemas", "internal/table", "internal/suggest", "internal/filehash", "executor/internal/child", "internal/forkimage", "internal/protocol/hist", "executor/gotest/internal/testdriver", "report/internal/forkstat", "internal/termsafe"},
 	// The fork side: what a suite binary links.
 	{"internal/protocol"},
 	{"internal/worker", "internal/handoff"},
@@ -28,14 +28,14 @@ var stages = [][]string{
 	// The parent side: the benchspec program.
 	{"spec"},
 	{"plan"},
-	{"executor", "internal/gotest", "internal/testfork"},
-	{"internal/diag"},
+	{"executor", "executor/gotest", "executor/gotest/testfork"},
+	{"report/diag"},
 	{"report"},
-	{"report/compare", "internal/format", "internal/host", "internal/history/index"},
-	{"internal/history"},
-	{"internal/format/html", "internal/runlog"},
-	{"internal/cli"},
-	{"cmd/benchspec", "internal/suitetest", "internal/reporttest", "internal/faultsuite", "internal/history/historytest", "internal/format/gobenchtwin", "examples/..."},
+	{"report/compare", "report/format", "report/host", "report/history/index"},
+	{"report/history"},
+	{"report/format/html", "cmd/benchspec/internal/runlog"},
+	{"cmd/benchspec/internal/cli"},
+	{"cmd/benchspec", "examples/suitetest", "report/reporttest", "examples/faultsuite", "report/history/historytest", "report/format/gobenchtwin", "examples/..."},
 }
 
 // onlyImportedBy names packages that, beyond the stage order, only the
@@ -43,7 +43,7 @@ var stages = [][]string{
 var onlyImportedBy = map[string][]string{
 	// Charts link gonum/plot and its fonts; every suite binary, hence
 	// every fork, would pay their initialisation.
-	"internal/format/html": {"cmd/benchspec"},
+	"report/format/html": {"cmd/benchspec"},
 }
 
 // TestImportsFollowTheFlow checks the import graph of the module's
@@ -175,7 +175,7 @@ func TestSuiteBinaryLinksOnlyTheForkSide(t *testing.T) {
 		"github.com/olekukonko/",
 		"net", "net/http", "crypto/tls", "runtime/cgo",
 	}
-	for _, own := range []string{"spec", "plan", "report", "executor", "internal/diag", "internal/format", "internal/cli", "internal/gotest", "internal/testfork", "internal/testdriver", "internal/history"} {
+	for _, own := range []string{"spec", "plan", "report", "executor", "report/diag", "report/format", "cmd/benchspec/internal/cli", "executor/gotest", "executor/gotest/testfork", "executor/gotest/internal/testdriver", "report/history"} {
 		forbidden = append(forbidden, module+"/"+own)
 	}
 	for _, d := range deps {

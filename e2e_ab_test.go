@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchspec/benchspec/internal/suitetest"
+	"github.com/benchspec/benchspec/examples/suitetest"
 )
 
 // seedsBuilds builds examples/seeds into dir once per planted.Spin

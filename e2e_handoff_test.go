@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchspec/benchspec/internal/suitetest"
+	"github.com/benchspec/benchspec/examples/suitetest"
 )
 
 // The handoff runs only the suite that was started, with the benchspec

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchspec/benchspec/internal/suitetest"
+	"github.com/benchspec/benchspec/examples/suitetest"
 )
 
 // TestInterruptDuringBuild (issue 36, class E): SIGINT while `run`
@@ -21,7 +21,7 @@ import (
 func TestInterruptDuringBuild(t *testing.T) {
 	suitetest.SkipShort(t)
 	parent := strings.TrimPrefix(suitetest.ParentEnv(t), "BENCHSPEC_PARENT=")
-	pkg, err := filepath.Abs("internal/gotest/testdata/subbench")
+	pkg, err := filepath.Abs("executor/gotest/testdata/subbench")
 	if err != nil {
 		t.Fatal(err)
 	}

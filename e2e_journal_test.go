@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec"
+	"github.com/benchspec/benchspec/examples/suitetest"
 	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/internal/suitetest"
 )
 
 func init() {

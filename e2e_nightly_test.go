@@ -15,10 +15,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/internal/format"
-	"github.com/benchspec/benchspec/internal/suitetest"
+	"github.com/benchspec/benchspec/examples/suitetest"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/report/compare"
+	"github.com/benchspec/benchspec/report/format"
 )
 
 // The nightly features end to end: several specs in one plan, a results

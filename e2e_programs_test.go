@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchspec/benchspec/internal/suitetest"
+	"github.com/benchspec/benchspec/examples/suitetest"
 	"github.com/benchspec/benchspec/report"
 	"github.com/google/go-cmp/cmp"
 )

@@ -12,13 +12,13 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec"
-	"github.com/benchspec/benchspec/internal/suitetest"
+	"github.com/benchspec/benchspec/examples/suitetest"
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/schemas"
 	"github.com/xeipuuv/gojsonschema"
 )
 
-// The test binary is its own benchmark suite (internal/suitetest): every
+// The test binary is its own benchmark suite (examples/suitetest): every
 // test here goes through the real CLI, real subprocess forks and the real
 // report, end to end.
 func TestMain(m *testing.M) { suitetest.Main(m) }

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/format"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -8,12 +8,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/benchspec/benchspec/internal/child"
+	"github.com/benchspec/benchspec/executor/internal/child"
 	"github.com/benchspec/benchspec/internal/protocol"
 )
 
 // Contained is a process that runs a package's code outside a fork — the
-// listing run of a package's test binary at plan time (internal/gotest)
+// listing run of a package's test binary at plan time (executor/gotest)
 // — in the sandbox a fork has: a process group of its own, killed with
 // SIGKILL if this process dies (Pdeathsig); a mark of its own
 // (protocol.EnvBatch) in its environment; this process a child

@@ -12,7 +12,7 @@ import (
 // Every number read back, from a fork's pipe or a journal, is checked
 // against what the fork's raw data and its run's settings allow; one that
 // cannot be true fails the fork with its cause (a merely suspicious one
-// is internal/diag's business, e.g. DEAD_CODE):
+// is report/diag's business, e.g. DEAD_CODE):
 //
 //   - ops follow from invocations as the worker counts them (avgt, thrpt:
 //     invocations × ops_per_invocation ÷ batch_size; sample: batches ×

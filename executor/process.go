@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/benchspec/benchspec/internal/child"
+	"github.com/benchspec/benchspec/executor/internal/child"
 	"github.com/benchspec/benchspec/internal/protocol"
 )
 

@@ -16,7 +16,7 @@ import (
 )
 
 // Build computes the report of a plan from the results of its forks, in
-// any order. env is the static environment (internal/host.CollectEnv);
+// any order. env is the static environment (report/host.CollectEnv);
 // Build fills in the timer calibration from the forks, and End with the
 // current time when it is zero.
 //

@@ -1,13 +1,13 @@
 package report
 
 import (
-	"github.com/benchspec/benchspec/internal/diag"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report/diag"
 )
 
-// diagnose runs the trust diagnostics (package internal/diag) on a run that
+// diagnose runs the trust diagnostics (package report/diag) on a run that
 // measured, with the thresholds of its spec entry.
 func diagnose(r *plan.Run, threads int, measured []*protocol.ForkResult, primary *Metric, samples *hist.Histogram) []Diagnostic {
 	in := &diag.Input{

@@ -3,13 +3,13 @@ package report
 import (
 	"strconv"
 
-	"github.com/benchspec/benchspec/internal/diag"
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report/diag"
 )
 
 // EnvCheck is what the start of a batch found in the environment that can
 // make every number of the batch less trustworthy: the facts it read and
-// the diagnostics (internal/diag.CheckEnv) they gave. Facts the OS does not
+// the diagnostics (report/diag.CheckEnv) they gave. Facts the OS does not
 // expose are empty or null.
 type EnvCheck struct {
 	// Governors are the distinct cpufreq scaling governors of the CPUs.
@@ -30,9 +30,9 @@ type EnvCheck struct {
 	Diagnostics   []Diagnostic `json:"diagnostics"`
 }
 
-// Diagnose sets the check's diagnostics (internal/diag.CheckEnv) from its
+// Diagnose sets the check's diagnostics (report/diag.CheckEnv) from its
 // facts, for the parent's GOMAXPROCS and any other values the forks will
-// run with: internal/host probes the facts and diagnoses them for the
+// run with: report/host probes the facts and diagnoses them for the
 // parent's; Build diagnoses them again with the plan's.
 func (c *EnvCheck) Diagnose(gomaxprocs ...int) {
 	c.Diagnostics = envDiagnostics(c, gomaxprocs)

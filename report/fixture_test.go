@@ -76,7 +76,7 @@ func fork(run, n int, warmup bool, its ...protocol.Iteration) protocol.ForkResul
 // fixture is a plan of five runs — avgt with a warmup fork and fork
 // metrics, thrpt with a single iteration, sample, ss with a failed fork —
 // with their fork results and a fixed environment. It is
-// internal/reporttest.Fixture, which these tests cannot import: that
+// report/reporttest.Fixture, which these tests cannot import: that
 // package imports report.
 func fixture() (*plan.Plan, []protocol.ForkResult, Env) {
 	const W, M = protocol.PhaseWarmup, protocol.PhaseMeasurement

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchspec/benchspec/internal/diag"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report/diag"
 )
 
 // PooledFrom is where a fork of a pooled run (Pool, `benchspec merge

@@ -4,9 +4,9 @@ import (
 	"math"
 	"time"
 
-	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report/internal/forkstat"
 )
 
 // Why a run with a precision target (spec.Precision) stopped adding forks.

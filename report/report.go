@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchspec/benchspec/internal/diag"
-	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report/diag"
+	"github.com/benchspec/benchspec/report/internal/forkstat"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -321,7 +321,7 @@ type Histogram struct {
 
 // Diagnostic is a reason to distrust a number, returned as data: a
 // stable code, a severity, a message that names the remedy, and the
-// numbers behind it. See package internal/diag for the codes and their
+// numbers behind it. See package report/diag for the codes and their
 // thresholds.
 type Diagnostic = diag.Diagnostic
 

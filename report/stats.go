@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/internal/protocol/hist"
+	"github.com/benchspec/benchspec/report/internal/forkstat"
 )
 
 // Confidence is the level of every score error and confidence interval.

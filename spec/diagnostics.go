@@ -6,7 +6,7 @@ import (
 )
 
 // DiagSettings are the thresholds of the trust diagnostics (package
-// internal/diag) for one entry: `diagnostics:` in the spec's defaults or in
+// report/diag) for one entry: `diagnostics:` in the spec's defaults or in
 // an entry, overridden key by key; an entry's ignore list replaces the
 // defaults' one.
 //
@@ -58,7 +58,7 @@ type DiagSettings struct {
 // DefaultDiagSettings returns the default thresholds. They are chosen so
 // that sound benchmarks stay silent on a shared, noisy machine: every
 // statistical test needs strict significance and an effect large enough
-// to matter (see the package doc of internal/diag).
+// to matter (see the package doc of report/diag).
 func DefaultDiagSettings() DiagSettings {
 	return DiagSettings{
 		Ignore:                   []string{},

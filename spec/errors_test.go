@@ -13,7 +13,7 @@ import (
 
 // parseFiles parses every file and returns the valid specs, in order, and
 // the number of problems (PrintErrors' count). What a validate command
-// prints of them is internal/cli's TestValidateOutput.
+// prints of them is cmd/benchspec/internal/cli's TestValidateOutput.
 func parseFiles(paths []string) ([]*Spec, int) {
 	var specs []*Spec
 	n := 0

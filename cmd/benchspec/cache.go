@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchspec/benchspec/internal/cli"
-	"github.com/benchspec/benchspec/internal/gotest"
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/executor/gotest"
 	"github.com/benchspec/benchspec/internal/table"
 )
 

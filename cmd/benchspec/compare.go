@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/report/compare"
 )

@@ -15,13 +15,13 @@ import (
 	"github.com/benchspec/benchspec/report"
 )
 
-// These tests run the benchmarks of internal/gotest/testdata/subbench,
+// These tests run the benchmarks of executor/gotest/testdata/subbench,
 // which has what real packages have: b.Run sub-benchmarks with names go
 // test rewrites and numbers, skips, printing benchmarks.
 
 func subbenchSpec(t *testing.T, entry string) string {
 	t.Helper()
-	dir, err := filepath.Abs("../../internal/gotest/testdata/subbench")
+	dir, err := filepath.Abs("../../executor/gotest/testdata/subbench")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestGoBenchPairsWithGoTestOutput(t *testing.T) {
 	if status != exitOK {
 		t.Fatalf("report = %d: %s", status, stderr)
 	}
-	dir, _ := filepath.Abs("../../internal/gotest/testdata/subbench")
+	dir, _ := filepath.Abs("../../executor/gotest/testdata/subbench")
 	cmd := exec.Command("go", "test", "-run", "^$", "-bench", "^BenchmarkSum$/^size=", "-benchtime", "1x", ".")
 	cmd.Dir = dir
 	theirs, err := cmd.Output()

@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchspec/benchspec/internal/cli"
-	"github.com/benchspec/benchspec/internal/format/html"
-	"github.com/benchspec/benchspec/internal/history"
-	"github.com/benchspec/benchspec/internal/history/index"
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/report/format/html"
+	"github.com/benchspec/benchspec/report/history"
+	"github.com/benchspec/benchspec/report/history/index"
 )
 
 // historyFormats are history's output formats: the package's, and the

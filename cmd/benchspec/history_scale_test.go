@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchspec/benchspec/internal/history/historytest"
-	"github.com/benchspec/benchspec/internal/history/index"
+	"github.com/benchspec/benchspec/report/history/historytest"
+	"github.com/benchspec/benchspec/report/history/index"
 )
 
 // BenchmarkHistoryScale is the history of a thousand nightly reports of
 // fifty runs each, synthesized from the real report in
-// internal/history/testdata (three forks of five iterations per run, so
+// report/history/testdata (three forks of five iterations per run, so
 // each report is about 300 KB): the whole command, reading, change point
 // detection and the text output.
 //
@@ -73,7 +73,7 @@ func scaleDir(b *testing.B, nights, runs int) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	n, err := historytest.FromFile(filepath.Join("..", "..", "internal", "history", "testdata", "real-report.json"), runs, 0.01)
+	n, err := historytest.FromFile(filepath.Join("..", "..", "report", "history", "testdata", "real-report.json"), runs, 0.01)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,18 +13,18 @@ import (
 
 	"github.com/xeipuuv/gojsonschema"
 
-	"github.com/benchspec/benchspec/internal/history/historytest"
-	"github.com/benchspec/benchspec/internal/history/index"
+	"github.com/benchspec/benchspec/report/history/historytest"
+	"github.com/benchspec/benchspec/report/history/index"
 	"github.com/benchspec/benchspec/schemas"
 )
 
 // nights writes twelve nights of the real report in
-// internal/history/testdata into a new results directory: planted.Work
+// report/history/testdata into a new results directory: planted.Work
 // at cost 1.08 from night change on (0: never), both runs with 1 % noise
 // of a fixed seed.
 func nights(t *testing.T, change int) string {
 	t.Helper()
-	n, err := historytest.FromFile(filepath.Join("..", "..", "internal", "history", "testdata", "real-report.json"), 2, 0.01)
+	n, err := historytest.FromFile(filepath.Join("..", "..", "report", "history", "testdata", "real-report.json"), 2, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
 )
 
 // Exit statuses shared by all commands, as the usage and docs/reference.md state.

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/report"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/report"
 )
 

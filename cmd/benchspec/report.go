@@ -7,12 +7,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/benchspec/benchspec/internal/cli"
-	"github.com/benchspec/benchspec/internal/format"
-	"github.com/benchspec/benchspec/internal/format/html"
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/report/format"
+	"github.com/benchspec/benchspec/report/format/html"
 )
 
-// extraFormats are the formats benchspec renders beyond internal/format's:
+// extraFormats are the formats benchspec renders beyond report/format's:
 // html, which only this binary links (a suite binary would pay for the
 // chart library at every fork's start).
 var extraFormats = map[string]format.Renderer{"html": html.Renderer{}}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/report"
 )
 

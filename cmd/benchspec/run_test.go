@@ -101,7 +101,7 @@ benchmarks:
 
 func TestRunPackageErrorsExit2(t *testing.T) {
 	t.Setenv("BENCHSPEC_CACHE", t.TempDir())
-	testdata, err := filepath.Abs("../../internal/gotest/testdata")
+	testdata, err := filepath.Abs("../../executor/gotest/testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,9 +112,9 @@ func TestRunPackageErrorsExit2(t *testing.T) {
 		{"bad import path", "example.invalid/nope", []string{`:7:14: benchmarks[0].package: package "example.invalid/nope": go list failed:`}},
 		{"bad directory", "./no/such/package", []string{`:7:14: benchmarks[0].package: package directory /`, `/no/such/package does not exist`}},
 		{"no benchmarks", filepath.Join(testdata, "nobench"), []string{
-			":7:14: benchmarks[0].package: package github.com/benchspec/benchspec/internal/gotest/testdata/nobench has no benchmarks"}},
+			":7:14: benchmarks[0].package: package github.com/benchspec/benchspec/executor/gotest/testdata/nobench has no benchmarks"}},
 		{"build failure", filepath.Join(testdata, "broken"), []string{
-			":7:14: benchmarks[0].package: building the test binary of github.com/benchspec/benchspec/internal/gotest/testdata/broken failed:",
+			":7:14: benchmarks[0].package: building the test binary of github.com/benchspec/benchspec/executor/gotest/testdata/broken failed:",
 			`cannot use "not a number"`}},
 	}
 	for _, tt := range tests {
@@ -159,7 +159,7 @@ benchmarks:
 
 func TestRunPackageFailuresFailOnlyTheirRun(t *testing.T) {
 	t.Setenv("BENCHSPEC_CACHE", t.TempDir())
-	faulty, err := filepath.Abs("../../internal/gotest/testdata/faulty")
+	faulty, err := filepath.Abs("../../executor/gotest/testdata/faulty")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/benchspec/benchspec/internal/cli"
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
 
 	"github.com/benchspec/benchspec/schemas"
 )

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/benchspec/benchspec/internal/diag"
-	"github.com/benchspec/benchspec/internal/suitetest"
+	"github.com/benchspec/benchspec/examples/suitetest"
+	"github.com/benchspec/benchspec/report/diag"
 )
 
 func TestMain(m *testing.M) { suitetest.Main(m) }

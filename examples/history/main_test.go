@@ -9,10 +9,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/benchspec/benchspec/internal/history"
-	"github.com/benchspec/benchspec/internal/history/historytest"
-	"github.com/benchspec/benchspec/internal/history/index"
-	"github.com/benchspec/benchspec/internal/suitetest"
+	"github.com/benchspec/benchspec/examples/suitetest"
+	"github.com/benchspec/benchspec/report/history"
+	"github.com/benchspec/benchspec/report/history/historytest"
+	"github.com/benchspec/benchspec/report/history/index"
 )
 
 func TestMain(m *testing.M) { suitetest.Main(m) }

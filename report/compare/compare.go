@@ -30,8 +30,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/internal/forkstat"
 	"github.com/benchspec/benchspec/spec"
 )
 

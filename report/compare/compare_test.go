@@ -10,8 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/benchspec/benchspec/internal/format"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/format"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -598,7 +598,7 @@ func TestForksAdviceIsCapped(t *testing.T) {
 }
 
 // TestCompareWritesScoresAsTheTables: a side's score and error read as
-// the report's table writes them (internal/format), so a throughput of
+// the report's table writes them (report/format), so a throughput of
 // 1e-5 ops/ns is not "0.000 ± 0.000".
 func TestCompareWritesScoresAsTheTables(t *testing.T) {
 	for _, c := range [][2]float64{{1.05e-5, 8.98e-5}, {0.000123, 0.0000012}, {12.3456, 0.01234}, {0, 0}, {1234567, 0.0001}, {-3.4e-4, 1e-4}, {1.5e-13, 2e-14}} {

@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/benchspec/benchspec/internal/forkstat"
+	"github.com/benchspec/benchspec/report/internal/forkstat"
 )
 
 // Corrections for the family of one comparison (Options.Correction).

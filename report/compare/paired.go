@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/benchspec/benchspec/internal/forkstat"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/internal/forkstat"
 )
 
 // Two builds, one batch.

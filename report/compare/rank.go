@@ -7,7 +7,7 @@ import (
 	"github.com/aclements/go-moremath/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/benchspec/benchspec/internal/forkstat"
+	"github.com/benchspec/benchspec/report/internal/forkstat"
 )
 
 // rankResult is the two-sided Mann–Whitney U test of two samples.

@@ -40,7 +40,7 @@ var header = []string{"Benchmark", "Params", "Mode", "Units", "Base", "New", "Ch
 // numeric names header's columns of numbers, which are right-aligned.
 var numeric = map[string]bool{"Base": true, "New": true, "Change": true, "p": true, "p rank": true}
 
-// draw draws the comparison as internal/format's tables are drawn.
+// draw draws the comparison as report/format's tables are drawn.
 func draw(header []string, rows [][]string, markdown bool) string {
 	align := make([]table.Align, len(header))
 	for i, h := range header {
@@ -210,7 +210,7 @@ func side(s Side) string {
 	return score(float64(s.Score)) + " ± " + scoreError(float64(s.Error), float64(s.Score))
 }
 
-// score writes a score as the report's tables do (internal/format.Score,
+// score writes a score as the report's tables do (report/format.Score,
 // which this package may not import): three decimals, three significant
 // digits when it is smaller, an exponent below 10⁻⁴; "0" for zero.
 func score(v float64) string {
@@ -221,7 +221,7 @@ func score(v float64) string {
 }
 
 // scoreError writes an error in its score's decimals, at least one unit
-// of the last one (internal/format.Error).
+// of the last one (report/format.Error).
 func scoreError(e, v float64) string {
 	if e == 0 {
 		return "0"

@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/benchspec/benchspec/internal/forkstat"
+	"github.com/benchspec/benchspec/report/internal/forkstat"
 )
 
 // A sequential decision: ab looks at its pairs after every block it

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/benchspec/benchspec/internal/forkstat"
+	"github.com/benchspec/benchspec/report/internal/forkstat"
 )
 
 // TestSequenceHalfWidth: at the pairs it is tuned for, the sequence at

@@ -30,7 +30,7 @@ for i in $(seq "$runs"); do
 	# DEAD_CODE's margin: for every avgt and thrpt run of one call per
 	# invocation, the median over its measured iterations of the call time
 	# over the fork's empty-loop floor (the fastest baseline iteration of
-	# either loop form), as internal/diag computes it; under 3 is DEAD_CODE.
+	# either loop form), as report/diag computes it; under 3 is DEAD_CODE.
 	jq -r 'def med: sort | if length == 0 then null elif length % 2 == 1 then .[length/2|floor] else (.[length/2-1] + .[length/2]) / 2 end;
 		"  DEAD_CODE ratio (under 3 fires): " + ([.runs[] | select((.mode == "avgt" or .mode == "thrpt") and .settings.ops_per_invocation == 1 and .settings.measurement.batch_size == 1 and .threads == 1) |
 			"\(.benchmark) \(.mode) " + ([.forks[] | select((.warmup | not) and .error == "") |

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/internal/host"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/host"
 	"github.com/benchspec/benchspec/spec"
 )
 
