@@ -38,6 +38,25 @@ var stages = [][]string{
 	{"cmd/benchspec", "examples/suitetest", "report/reporttest", "examples/faultsuite", "report/history/historytest", "report/format/gobenchtwin", "examples/..."},
 }
 
+// floors are the module's top-level folders from the bottom up ("" is the
+// root package, "internal" the fork side and the leaves every stage
+// shares): a package imports only packages of its own folder or of a
+// lower floor, so that the top of the tree draws the flow. Test support
+// and examples live in examples/, the top floor with cmd/.
+var floors = [][]string{
+	{"internal", "schemas"},
+	{"", "spec"},
+	{"plan"},
+	{"executor"},
+	{"report"},
+	{"cmd", "examples"},
+}
+
+// maxFloorShare bounds the non-test lines of one top-level folder, as a
+// share of all of them outside tools/: no folder may again hold both ends
+// of the flow.
+const maxFloorShare = 0.35
+
 // onlyImportedBy names packages that, beyond the stage order, only the
 // listed packages may import.
 var onlyImportedBy = map[string][]string{
@@ -81,6 +100,7 @@ func TestImportsFollowTheFlow(t *testing.T) {
 		}
 	}
 	imports := modulePackages(t)
+	checkFloors(t, imports)
 	for p, deps := range imports {
 		ps, ok := stageOf(p)
 		if !ok {
@@ -95,6 +115,65 @@ func TestImportsFollowTheFlow(t *testing.T) {
 			if allowed, ok := onlyImportedBy[d]; ok && !slices.Contains(allowed, p) {
 				t.Errorf("%q imports %q, which only %v may import", p, d, allowed)
 			}
+		}
+	}
+}
+
+// top is the top-level folder of package p ("" for the root package).
+func top(p string) string {
+	first, _, _ := strings.Cut(p, "/")
+	return first
+}
+
+// checkFloors checks that no import between top-level folders runs up
+// the floors, and that no top-level folder outgrows maxFloorShare.
+func checkFloors(t *testing.T, imports map[string][]string) {
+	t.Helper()
+	floor := map[string]int{}
+	for i, tops := range floors {
+		for _, f := range tops {
+			floor[f] = i
+		}
+	}
+	for p, deps := range imports {
+		pf, ok := floor[top(p)]
+		if !ok {
+			t.Errorf("package %q is in top-level folder %q, which has no floor: add it to floors", p, top(p))
+			continue
+		}
+		for _, d := range deps {
+			if df, ok := floor[top(d)]; ok && top(d) != top(p) && df >= pf {
+				t.Errorf("%q imports %q: an arrow from top-level %q up to %q (floor %d to %d)", p, d, top(p), top(d), pf, df)
+			}
+		}
+	}
+	lines := map[string]int{}
+	total := 0
+	for p := range imports {
+		dir := p
+		if dir == "" {
+			dir = "."
+		}
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := strings.Count(string(data), "\n")
+			lines[top(p)] += n
+			total += n
+		}
+	}
+	for f, n := range lines {
+		if share := float64(n) / float64(total); f != "" && share > maxFloorShare {
+			t.Errorf("top-level folder %s/ holds %d of %d non-test lines (%.0f %%), above %.0f %%: it holds more than one room of the flow", f, n, total, 100*share, 100*maxFloorShare)
 		}
 	}
 }

@@ -35,7 +35,7 @@ type Contained struct {
 }
 
 // StartContained starts cmd as a contained process. exe is a benchmark
-// binary (one whose start calls cli.ServeChild: a suite, or
+// binary (one whose start serves the roles of worker.ServeChild: a suite, or
 // cmd/benchspec) that serves as the guard and starts cmd behind the
 // shield; "" starts cmd directly, without guard and shield (tests of
 // packages that are no such binary). cmd's Env must be set.

@@ -67,9 +67,10 @@ type process struct {
 	start      time.Time // before the fork started: its iterations' windows lie after it
 }
 
-// startProcess starts exe as a fork in directory dir ("": this
+// startProcessIn starts exe as a fork in directory dir ("": this
 // process's) with env in a process group of its own, with ResultFD as the
-// write end of the result pipe.
+// write end of the result pipe and stdin as its standard input (nil:
+// /dev/null).
 //
 // The fork is killed with SIGKILL if the parent dies (Pdeathsig). Linux
 // sends that signal when the thread that started the child exits, not
@@ -78,12 +79,6 @@ type process struct {
 // locked to its thread, which stays parked until the fork has been
 // reaped: that thread lives at least as long as the fork does
 // (child.StartLocked).
-func startProcess(exe, dir string, env []string, mark string, tailBytes int) (*process, error) {
-	return startProcessIn(exe, dir, env, mark, tailBytes, nil)
-}
-
-// startProcessIn is startProcess with stdin as the fork's standard input
-// (nil: /dev/null).
 func startProcessIn(exe, dir string, env []string, mark string, tailBytes int, stdin *os.File) (*process, error) {
 	rr, rw, err := pipe()
 	if err != nil {

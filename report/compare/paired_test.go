@@ -35,14 +35,6 @@ func schedule(pairs int, seed uint64) []Build {
 	return out
 }
 
-func asBytes(s []Build) []byte {
-	b := make([]byte, len(s))
-	for i, x := range s {
-		b[i] = byte(x)
-	}
-	return b
-}
-
 // machine simulates a batch that runs a schedule's forks: fork k (in the
 // order they run) of build B costs factor times A's, times the machine's
 // state at k (drift(k), the same for both builds), times 1 + noise·N(0,1)
