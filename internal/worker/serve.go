@@ -3,6 +3,7 @@ package worker
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -190,7 +191,7 @@ type TestBinary func(a *protocol.Assignment, emit func(*protocol.Iteration) erro
 // runs no such forks.
 func ServeBodies(lookup BodyLookup, testBinary TestBinary) int {
 	var a protocol.Assignment
-	if err := protocol.DecodeAssignment([]byte(os.Getenv(protocol.EnvAssignment)), &a); err != nil {
+	if err := json.Unmarshal([]byte(os.Getenv(protocol.EnvAssignment)), &a); err != nil {
 		fmt.Fprintf(os.Stderr, "benchspec worker: bad assignment: %v\n", err)
 		return 2
 	}
@@ -222,7 +223,7 @@ func ServeHost(lookup BodyLookup) int {
 			return 2
 		}
 		var a protocol.Assignment
-		if err := protocol.DecodeAssignment(bytes.TrimSpace(line), &a); err != nil {
+		if err := json.Unmarshal(bytes.TrimSpace(line), &a); err != nil {
 			fmt.Fprintf(os.Stderr, "benchspec worker: bad assignment: %v\n", err)
 			return 2
 		}
@@ -242,14 +243,11 @@ func resultPipe() (send func(m *protocol.Message) error, ok bool) {
 		return nil, false
 	}
 	syscall.CloseOnExec(protocol.ResultFD)
-	// One write per message, encoded without reflection: encoding/json's
-	// first Encode costs each fork a few hundred microseconds.
-	var line []byte
+	// One write per message, so that the parent reads whole lines.
 	return func(m *protocol.Message) error {
-		var err error
-		line, err = protocol.AppendMessage(line[:0], m)
+		line, err := json.Marshal(m)
 		if err == nil {
-			_, err = pipe.Write(line)
+			_, err = pipe.Write(append(line, '\n'))
 		}
 		if err != nil {
 			// The parent reads stderr's tail when the pipe fails it.
