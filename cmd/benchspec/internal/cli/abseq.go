@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/runlog"
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
@@ -143,7 +144,7 @@ func (b *abBatch) round(ctx context.Context, e *Env, blocks []int, ro executor.O
 	if !quiet && b.rounds == 0 {
 		announceBatch(e.Stderr, rp, ro)
 	}
-	obs, finish := display(e.Stderr, rp, quiet, false)
+	obs, finish := runlog.Display(e.Stderr, rp, nil, quiet, false)
 	forks, xerr := executor.Execute(ctx, rp, executor.Options{
 		Observer: obs,
 		Order:    ro,

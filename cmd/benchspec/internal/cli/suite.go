@@ -594,7 +594,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if !*quiet && env.Check != nil {
 		_ = runlog.Environment(stderr, env.Check.Diagnostics, runlog.Width(stderr)) // a failed write to stderr has nowhere to go
 	}
-	obs, finish := displayBatch(stderr, p, jr.done(), *quiet, *verbose)
+	obs, finish := runlog.Display(stderr, p, jr.done(), *quiet, *verbose)
 	forks, xerr := executor.Execute(ctx, p, executor.Options{
 		Executable: reg.Executable,
 		Observer:   obs,

@@ -1,6 +1,7 @@
 // Package runlog writes what a batch does while it runs: the JMH-like
-// run log (Log, an executor.Observer) and the estimate of the time left
-// (ETA) that the log and cmd/benchspec/internal/cli's progress displays share. It is
+// run log (Log), the progress displays (a bar on a terminal, a line per
+// run or fork elsewhere), both executor.Observers that Display chooses
+// between, and the estimate of the time left (ETA) they share. It is
 // for humans on stderr; the numbers it shows are computed as report.Build
 // computes them (report.BuildRun, report.IterationScore) and formatted as
 // the result table formats them (report/format).

@@ -1,4 +1,4 @@
-package cli
+package runlog
 
 import (
 	"fmt"
@@ -11,7 +11,6 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/benchspec/benchspec/cmd/benchspec/internal/runlog"
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/termsafe"
@@ -22,8 +21,8 @@ import (
 //
 //   - On a terminal (stderr is a TTY and CI is not set): a live progress
 //     bar — forks done of all, the current run and fork, and the ETA
-//     (runlog.ETA: the plan's estimate corrected by what has been
-//     measured, falling while a fork runs). It replaces the JMH run log,
+//     (the plan's estimate corrected by what has been measured, falling
+//     while a fork runs). It replaces the JMH run log,
 //     whose lines would scroll the bar away; failed forks still print a
 //     line above it. --verbose shows the run log instead of the bar.
 //   - Elsewhere (a pipe, a file, CI=true): one plain timestamped line per
@@ -34,23 +33,19 @@ import (
 //
 // The report is the same in every case.
 
-// display returns the observer of a batch and a function to call when
-// the batch has ended.
-func display(stderr io.Writer, p *plan.Plan, quiet, verbose bool) (executor.Observer, func()) {
-	return displayBatch(stderr, p, nil, quiet, verbose)
-}
-
-// displayBatch is display for a batch that resumes the forks done: the
-// line per run counts the runs left to run.
-func displayBatch(stderr io.Writer, p *plan.Plan, done []protocol.ForkResult, quiet, verbose bool) (executor.Observer, func()) {
+// Display returns the observer of a batch that writes to stderr, and a
+// function to call when the batch has ended. done are the forks a
+// resumed batch has already (nil for none): the line per run counts
+// the runs left to run.
+func Display(stderr io.Writer, p *plan.Plan, done []protocol.ForkResult, quiet, verbose bool) (executor.Observer, func()) {
 	tty := interactive(stderr)
 	switch {
 	case quiet:
 		return nil, func() {}
 	case verbose && tty:
-		return runlog.New(stderr, p), func() {}
+		return New(stderr, p), func() {}
 	case verbose:
-		return fanOut{runlog.New(stderr, p), newLines(stderr, p, time.Now)}, func() {}
+		return fanOut{New(stderr, p), newLines(stderr, p, time.Now)}, func() {}
 	case tty:
 		b := newBar(stderr, p)
 		return b, b.close
@@ -131,20 +126,10 @@ func (o fanOut) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 	}
 }
 
-// forkName is "sqrt.Sunk:avgt fork 2 of 3" ("… warmup fork 1 of 1").
-func forkName(r *plan.Run, fork, total int, warmup bool) string {
-	w := r.Settings.WarmupForks
-	label := r.Key
-	if warmup {
-		return fmt.Sprintf("%s warmup fork %d of %d", label, fork, w)
-	}
-	return fmt.Sprintf("%s fork %d of %d", label, fork-w, total-w)
-}
-
-// progress is the state both displays keep: where the batch is, and its
+// progress is the state every display keeps: where the batch is, and its
 // ETA.
 type progress struct {
-	eta       *runlog.ETA
+	eta       *ETA
 	done, all int
 	name      string    // of the running fork
 	started   time.Time // of the running fork
@@ -152,7 +137,7 @@ type progress struct {
 
 func (p *progress) forkStart(r *plan.Run, fork, total int, warmup bool, done, all int, now time.Time) {
 	p.done, p.all = done, all
-	p.name = termsafe.Line(forkName(r, fork, total, warmup))
+	p.name = termsafe.Line(r.Key + " " + forkOrdinal(fork, total, warmup, r.Settings.WarmupForks))
 	p.started = now
 	p.eta.Start(r)
 }
@@ -162,6 +147,11 @@ func (p *progress) forkEnd(r *plan.Run, f *protocol.ForkResult) {
 	p.done++
 	p.started = time.Time{}
 }
+
+// The displays show forks, not runs or iterations.
+func (p *progress) RunStart(*plan.Run)                            {}
+func (p *progress) Iteration(*plan.Run, int, *protocol.Iteration) {}
+func (p *progress) RunEnd(*plan.Run, []protocol.ForkResult)       {}
 
 // left is the ETA at now.
 func (p *progress) left(now time.Time) time.Duration {
@@ -182,12 +172,9 @@ type lines struct {
 }
 
 func newLines(w io.Writer, p *plan.Plan, now func() time.Time) *lines {
-	return &lines{w: w, now: now, progress: progress{eta: runlog.NewETA(p)}}
+	return &lines{w: w, now: now, progress: progress{eta: NewETA(p)}}
 }
 
-func (l *lines) RunStart(*plan.Run)                              {}
-func (l *lines) Iteration(*plan.Run, int, *protocol.Iteration)   {}
-func (l *lines) RunEnd(r *plan.Run, forks []protocol.ForkResult) {}
 func (l *lines) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
 	l.forkStart(r, fork, total, warmup, done, all, l.now())
 }
@@ -200,7 +187,7 @@ func (l *lines) ForkEnd(r *plan.Run, f *protocol.ForkResult) {
 		status = "FAILED: " + firstLine(f.Err) + ","
 	}
 	fmt.Fprintf(l.w, "%s [%d/%d] %s: %s in %s, ETA %s\n", now.UTC().Format(time.RFC3339), l.done, l.all,
-		l.name, status, f.Wall.Round(10*time.Millisecond), hms(l.left(now)))
+		l.name, status, f.Wall.Round(10*time.Millisecond), clock(l.left(now)))
 }
 
 // runLines writes one plain line per run when it ends:
@@ -216,11 +203,9 @@ type runLines struct {
 }
 
 func newRunLines(w io.Writer, p *plan.Plan, now func() time.Time) *runLines {
-	return &runLines{w: w, now: now, all: len(p.Runs), started: map[int]time.Time{}, progress: progress{eta: runlog.NewETA(p)}}
+	return &runLines{w: w, now: now, all: len(p.Runs), started: map[int]time.Time{}, progress: progress{eta: NewETA(p)}}
 }
 
-func (l *runLines) RunStart(*plan.Run)                            {}
-func (l *runLines) Iteration(*plan.Run, int, *protocol.Iteration) {}
 func (l *runLines) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
 	now := l.now()
 	if _, ok := l.started[r.Index]; !ok {
@@ -248,7 +233,7 @@ func (l *runLines) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 		delete(l.started, r.Index)
 	}
 	fmt.Fprintf(l.w, "%s [%d/%d] %s: %s, %s in %s, ETA %s\n", now.UTC().Format(time.RFC3339), l.runs, l.all,
-		r.Key, status, plural(len(forks), "fork", "forks"), took.Round(10*time.Millisecond), hms(l.left(now)))
+		r.Key, status, plural(len(forks)), took.Round(10*time.Millisecond), clock(l.left(now)))
 }
 
 // bar is the live progress bar of a terminal, redrawn in place:
@@ -256,9 +241,8 @@ func (l *runLines) RunEnd(r *plan.Run, forks []protocol.ForkResult) {
 //	45% [██████████▊             ] (9/20) ETA 00:00:41  sqrt.Sunk:avgt fork 2 of 3
 //
 // A ticker redraws it twice a second so that the ETA falls while a fork
-// runs. It is drawn here rather than with a progress-bar library: every
-// suite binary is also every fork, and the libraries link net/http, whose
-// initialisation would cost every fork several milliseconds.
+// runs. It is one line of text, drawn here rather than with a
+// progress-bar library.
 type bar struct {
 	w     io.Writer
 	start time.Time
@@ -274,7 +258,7 @@ type bar struct {
 const barWidth = 24
 
 func newBar(w io.Writer, p *plan.Plan) *bar {
-	b := &bar{w: w, start: time.Now(), stop: make(chan struct{}), progress: progress{eta: runlog.NewETA(p)}}
+	b := &bar{w: w, start: time.Now(), stop: make(chan struct{}), progress: progress{eta: NewETA(p)}}
 	for i := range p.Runs {
 		b.all += p.Runs[i].ForkCount()
 	}
@@ -306,7 +290,7 @@ func (b *bar) tick() {
 
 // describe is the text after the bar: the ETA and the running fork.
 func (b *bar) describe(now time.Time) string {
-	d := "ETA " + hms(b.left(now))
+	d := "ETA " + clock(b.left(now))
 	if b.name != "" {
 		d += "  " + b.name
 	}
@@ -331,10 +315,6 @@ func barLine(done, all int, desc string) string {
 	bar += strings.Repeat(" ", barWidth-utf8.RuneCountInString(bar))
 	return fmt.Sprintf("%3d%% [%s] (%d/%d) %s", 100*done/all, bar, done, all, desc)
 }
-
-func (b *bar) RunStart(*plan.Run)                              {}
-func (b *bar) Iteration(*plan.Run, int, *protocol.Iteration)   {}
-func (b *bar) RunEnd(r *plan.Run, forks []protocol.ForkResult) {}
 
 func (b *bar) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int) {
 	b.mu.Lock()
@@ -368,10 +348,12 @@ func (b *bar) close() {
 	fmt.Fprintln(b.w)
 }
 
-// hms writes d as hh:mm:ss, rounded to the second.
-func hms(d time.Duration) string {
-	s := int64(d.Round(time.Second) / time.Second)
-	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+// plural is "1 fork" or "n forks".
+func plural(n int) string {
+	if n == 1 {
+		return "1 fork"
+	}
+	return fmt.Sprintf("%d forks", n)
 }
 
 func firstLine(s string) string {
