@@ -274,27 +274,20 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return ExitUsage
 	}
 	var plans [2]*plan.Plan
-	var builds [2]*build
+	var suites [2]string
 	for i, side := range []string{*baseFlag, *newFlag} {
-		b, err := resolveBuild(ctx, reg, side, *suitePkg, specs)
+		r, sideSpecs, err := reg.side(ctx, side, *suitePkg, specs)
 		if err != nil {
 			e.Errorf("--%s %s: %v", [2]string{"base", "new"}[i], side, err)
 			return failStatus(ctx, ExitUsage) // an interrupted build is no bad input
 		}
-		r := reg
-		if b.suite != "" {
-			if r, ok = reg.withSuite(ctx, e, b.suite); !ok {
-				return failStatus(ctx, ExitUsage)
-			}
-			r.SuitePackage, r.SuiteDir = b.pkg, b.dir // the specs' builds are built from it
-		}
-		p, ok := load(ctx, e, b.specs, &r, &loadOpts{listPackages: true, paired: true, allowOutside: *allowOutside})
+		p, ok := load(ctx, e, sideSpecs, &r, &loadOpts{listPackages: true, paired: true, allowOutside: *allowOutside})
 		if !ok {
 			return failStatus(ctx, ExitUsage)
 		}
-		plans[i], builds[i] = p, b
+		plans[i], suites[i] = p, r.Executable
 	}
-	p, onlyA, onlyB := pairedPlan(plans[0], plans[1], builds[0].suite, builds[1].suite)
+	p, onlyA, onlyB := pairedPlan(plans[0], plans[1], suites[0], suites[1])
 	for _, r := range p.Runs {
 		if r.Settings.Forks < 2 {
 			e.Errorf("%s: forks: %d; ab pairs forks of the two builds and needs at least 2 (more pairs, a narrower interval)", r.Key, r.Settings.Forks)

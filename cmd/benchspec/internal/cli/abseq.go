@@ -206,7 +206,7 @@ func (b *abBatch) reports(ctx context.Context) (base, next *report.Report) {
 		r *report.Report
 		p *plan.Plan
 	}{{base, pa}, {next, pb}} {
-		s.r.Sources, s.r.Builds = sources(context.WithoutCancel(ctx), s.p, ""), builds(s.p)
+		s.r.Sources, s.r.Builds = sources(context.WithoutCancel(ctx), s.p, ""), buildInfos(s.p)
 		s.r.Order = reportOrder(b.order)
 	}
 	return base, next

@@ -10,14 +10,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
 	"github.com/benchspec/benchspec/internal/handoff"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
-	"github.com/benchspec/benchspec/spec"
 )
 
 // suiteFlag registers --suite on the commands that read specs; its
@@ -41,54 +39,6 @@ var listingTimeout = 2 * time.Minute
 // suite has exited or been killed: a process it started that kept its
 // stdout open must not hold the command past its timeout.
 const listingWaitDelay = 5 * time.Second
-
-// withSuite returns reg with the registered benchmarks of the suite
-// binary at path, which its forks will run; "" leaves reg as it is.
-func (reg Registry) withSuite(ctx context.Context, e *Env, path string) (Registry, bool) {
-	if path == "" {
-		return reg, true
-	}
-	if fi, err := os.Stat(path); (err != nil || fi.IsDir()) && reg.Build != nil {
-		// Not a binary: a main package, built into the cache.
-		bin, benchmarks, err := reg.buildSuite(ctx, "", path, nil)
-		if err != nil {
-			e.Errorf("--suite %s: %v", path, err)
-			return reg, false
-		}
-		reg.Benchmarks = append(benchmarks, reg.Benchmarks...)
-		reg.Executable, reg.SuitePackage, reg.SuiteDir = bin, path, ""
-		return reg, true
-	}
-	abs, err := filepath.Abs(path)
-	if err == nil {
-		path = abs
-	}
-	benchmarks, err := ListSuite(ctx, path)
-	if err != nil {
-		e.Errorf("--suite %s: %v", path, err)
-		return reg, false
-	}
-	reg.Benchmarks = append(benchmarks, reg.Benchmarks...)
-	reg.Executable = path
-	return reg, true
-}
-
-// buildSuite builds the suite of the main package pkg in dir as build
-// says (nil: the plain build) and lists its registered benchmarks.
-func (reg Registry) buildSuite(ctx context.Context, dir, pkg string, build *spec.Build) (string, []plan.Benchmark, error) {
-	bin, err := reg.Build(ctx, dir, pkg, build)
-	if err != nil {
-		return "", nil, err
-	}
-	if abs, err := filepath.Abs(bin); err == nil {
-		bin = abs
-	}
-	benchmarks, err := ListSuite(ctx, bin)
-	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", bin, err)
-	}
-	return bin, benchmarks, nil
-}
 
 // ListSuite asks the suite binary at path for its registered benchmarks
 // (protocol.EnvList).

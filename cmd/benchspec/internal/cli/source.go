@@ -85,30 +85,6 @@ func binarySource(path string) (report.Source, bool) {
 		Time: set["vcs.time"], Modified: set["vcs.modified"] == "true"}, true
 }
 
-// builds describes the spec builds p measures (report.Report.Builds),
-// in plan order, from the build information the go command stamped
-// into each build's binary: what was built, whatever the spec asked.
-func builds(p *plan.Plan) []report.BuildInfo {
-	var out []report.BuildInfo
-	seen := map[string]bool{}
-	for _, r := range p.Runs {
-		if r.Build == "" || seen[r.Build] {
-			continue
-		}
-		seen[r.Build] = true
-		bin := r.Executable
-		if r.GoTest != nil {
-			bin = r.GoTest.Binary
-		}
-		b := report.BuildInfo{Name: r.Build}
-		if bi, set, ok := stamped(bin); ok {
-			b.GoVersion, b.GCFlags, b.Tags, b.GOAMD64, b.PGO = bi.GoVersion, set["-gcflags"], set["-tags"], set["GOAMD64"], set["-pgo"]
-		}
-		out = append(out, b)
-	}
-	return out
-}
-
 // gitState fills in s's VCS state from git in dir, when dir is in a git
 // work tree.
 func gitState(ctx context.Context, dir string, s *report.Source) {

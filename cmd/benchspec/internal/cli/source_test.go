@@ -85,7 +85,7 @@ func TestBuildInfos(t *testing.T) {
 		{Key: "B/build=x:avgt", Build: "x", GoTest: &plan.GoTest{Binary: self}},
 		{Key: "a/build=gone:avgt", Build: "gone", Executable: filepath.Join(t.TempDir(), "gone")},
 	}}
-	got := builds(p)
+	got := buildInfos(p)
 	want := []report.BuildInfo{{Name: "x", GoVersion: runtime.Version()}, {Name: "gone"}}
 	if len(got) == 2 {
 		want[0].GCFlags, want[0].Tags, want[0].GOAMD64, want[0].PGO = got[0].GCFlags, got[0].Tags, got[0].GOAMD64, got[0].PGO // as go test built this binary

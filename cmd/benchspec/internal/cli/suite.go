@@ -26,37 +26,6 @@ import (
 	"github.com/benchspec/benchspec/spec"
 )
 
-// Registry is what the commands run: the registered benchmarks of a
-// suite binary (Executable, whose forks run them), and the go test
-// benchmarks of the specs' `package:` entries.
-type Registry struct {
-	Benchmarks []plan.Benchmark
-	// Executable is the suite binary whose forks run Benchmarks (set by
-	// --suite, or by the suite binary that handed over its command line).
-	Executable string
-	// SuitePackage is the main package Executable was built from, in
-	// SuiteDir ("": the current directory), from which the builds of a
-	// spec's `builds:` are built; "" when the suite was given as a
-	// binary.
-	SuitePackage, SuiteDir string
-	// Packages resolves the `package:` entries of specs into benchmarks
-	// (gotest.Builder.Benchmarks: it builds the test binaries as the
-	// build says, nil for the plain one); nil makes such entries an
-	// error. Errors are a spec.ErrorList.
-	Packages func(ctx context.Context, specs []*spec.Spec, build *spec.Build) ([]plan.Benchmark, error)
-	// Build builds the suite binary of a main package (--suite ./bench)
-	// in dir as the build says (nil: the plain one) and returns its
-	// path; nil: --suite names binaries only.
-	Build func(ctx context.Context, dir, pkg string, build *spec.Build) (string, error)
-	// Checkout tells Build and Packages that dir holds a checkout of a
-	// git revision of the working tree at worktree (ab's sides), whose
-	// go commands see the working tree's workspace; nil: they do not.
-	Checkout func(dir, worktree string)
-	// Formats adds output formats to run's --format beyond
-	// report/format's: cmd/benchspec adds html.
-	Formats map[string]format.Renderer
-}
-
 // Footer is the end of the usage of the commands that run specs.
 const Footer = `A SPEC is a spec file or a directory of them (its *.yaml files, sorted).
 A SUITE is a suite binary or its main package (one that calls
@@ -617,7 +586,7 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	rep := report.Build(p, forks, env)
 	rep.Order = reportOrder(order)
-	rep.Label, rep.Sources, rep.Builds = *label, sources(context.WithoutCancel(ctx), p, reg.Executable), builds(p)
+	rep.Label, rep.Sources, rep.Builds = *label, sources(context.WithoutCancel(ctx), p, reg.Executable), buildInfos(p)
 	rep.Complete = rep.Complete && ctx.Err() == nil && xerr == nil
 	if err := jr.close(ctx.Err() == nil && xerr == nil, rep.Complete); err != nil && xerr == nil {
 		xerr = err
