@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,18 +12,9 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
-	"github.com/benchspec/benchspec/internal/handoff"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 )
-
-// suiteFlag registers --suite on the commands that read specs; its
-// default is the suite binary that handed its command line over
-// (handoff.HandedSuite).
-func suiteFlag(fs *flag.FlagSet) *string {
-	return fs.String("suite", handoff.HandedSuite(),
-		"the suite whose registered benchmarks the specs select: a `binary`, or a main package calling benchspec.Main (./bench), which benchspec builds")
-}
 
 // Bounds of a suite's listing: a registry is small, and the listing runs
 // the suite's package initialisation, which is user code.

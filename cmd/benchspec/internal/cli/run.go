@@ -1,0 +1,321 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/benchspec/benchspec/cmd/benchspec/internal/runlog"
+	"github.com/benchspec/benchspec/executor"
+	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/format"
+	"github.com/benchspec/benchspec/report/host"
+)
+
+// Run is the run command: it runs the specs with reg's benchmarks and
+// forks — the suite's, the `package:` entries' test binaries — and
+// reports. It returns the exit status. Its steps, each of which may
+// stop the command: the flags, what the batch runs (prepare), the files
+// it writes (openFiles), the batch (execute), its report (finish).
+func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
+	f, paths, status, ok := parseRunFlags(e, args, reg)
+	if !ok {
+		return status
+	}
+	b := &runBatch{e: e, f: f, unlock: func() {}}
+	defer func() { b.unlock() }()
+	if status, ok := b.prepare(ctx, reg, paths); !ok {
+		return status
+	}
+	if !b.openFiles() {
+		return ExitUsage
+	}
+	rep, xerr := b.execute(ctx)
+	return b.finish(ctx, rep, xerr)
+}
+
+// runFlags are run's flags.
+type runFlags struct {
+	fs                                                        *flag.FlagSet
+	format, out, profiles, journal, resume, label, resultsDir string
+	quiet, failFast, strict, verbose                          bool
+	suite                                                     *string
+	allowOutside                                              *bool
+	shard                                                     shardFlags
+	order                                                     orderFlags
+}
+
+func parseRunFlags(e *Env, args []string, reg Registry) (*runFlags, []string, int, bool) {
+	f := &runFlags{}
+	fs := e.Flags("run [flags] SPEC...",
+		"Run runs the specs and writes the report: a table on stdout unless\n"+
+			"--format or --out say otherwise, the run log and progress on stderr.")
+	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(reg.formatNames(), ", "))
+	fs.StringVar(&f.out, "out", "", "write the report to this file instead of stdout")
+	fs.BoolVar(&f.quiet, "quiet", false, "no run log and no progress on stderr")
+	fs.BoolVar(&f.failFast, "fail-on-error", false, "stop the batch at the first failed run (JMH -foe)")
+	fs.StringVar(&f.profiles, "profiles", "", "write the pprof profiles of the cpu, heap, mutex and block profilers into this `directory`")
+	fs.StringVar(&f.journal, "journal", "", "record every finished fork in this `file` (default: REPORT.journal with --out, none without)")
+	fs.StringVar(&f.resume, "resume", "", "resume the batch recorded in this `journal`: run only the forks it lacks (SPECs default to the journal's)")
+	fs.BoolVar(&f.strict, "strict", false, "exit 1 when any diagnostic is a warning, the environment check's included: a number not to be trusted fails the batch")
+	fs.BoolVar(&f.verbose, "verbose", false, "show the JMH run log (instead of the progress bar on a terminal, of a line per run elsewhere), and the text table's footnotes in full")
+	fs.StringVar(&f.label, "label", "", "record this `label` in the report, such as a CI build number (benchspec history shows it)")
+	fs.StringVar(&f.resultsDir, "results-dir", "", "also keep the JSON report as `DIR`/SUITE/<UTC start>.json, with its journal, and as DIR/SUITE/latest.json")
+	f.shard.register(fs, false)
+	f.allowOutside = allowOutsideFlag(fs)
+	f.order.register(fs)
+	f.suite = suiteFlag(fs)
+	f.fs = fs
+	paths, status, ok := e.Parse(fs, args)
+	return f, paths, status, ok
+}
+
+// runBatch is one run command's batch as its steps make it.
+type runBatch struct {
+	e        *Env
+	f        *runFlags
+	reg      Registry // with --suite's benchmarks
+	p        *plan.Plan
+	order    executor.Order
+	renderer format.Renderer
+	profDir  string
+	inputs   []NamedPath            // the files the batch reads
+	resumed  *executor.JournalState // nil for a new batch
+	unlock   func()                 // releases the journal resumed
+	rd       *resultsDir            // nil without --results-dir
+	jr       *runJournal            // nil without a journal
+}
+
+// prepare checks the flags and the outputs, then loads the specs into
+// the plan and picks the part and the order the batch runs: all before
+// anything is measured.
+func (b *runBatch) prepare(ctx context.Context, reg Registry, paths []string) (int, bool) {
+	e, f := b.e, b.f
+	var ok bool
+	if b.reg, ok = reg.withSuite(ctx, e, *f.suite); !ok {
+		return failStatus(ctx, ExitUsage), false
+	}
+	var err error
+	if b.renderer, err = b.reg.renderer(f.format); err != nil {
+		return e.UsageError("--format: %v", err), false
+	}
+	if f.quiet && f.verbose {
+		return e.UsageError("--quiet and --verbose contradict each other: give one"), false
+	}
+	if err := checkTempDir(); err != nil {
+		return e.Fail(err), false
+	}
+	if _, ok := b.renderer.(format.Text); ok && f.verbose {
+		b.renderer = format.Text{Verbose: true} // footnotes in full
+	}
+	if b.order, err = f.order.resolve(f.fs); err != nil {
+		return e.UsageError("%v", err), false
+	}
+	if b.resumed, paths, b.unlock, ok = loadResume(e, f.resume, f.journal, paths); !ok {
+		return ExitUsage, false
+	}
+	b.inputs = runInputs(b.reg.Executable, f.resume, paths)
+	if err := checkRunOutputs(b.inputs, f.out, f.journal, f.resume); err != nil {
+		return e.Fail(err), false
+	}
+	b.p, ok = load(ctx, e, paths, &b.reg, &loadOpts{allowOutside: *f.allowOutside, listPackages: true, quiet: f.quiet})
+	if ok {
+		b.p, ok = f.shard.apply(b.p, e)
+	}
+	if !ok {
+		return failStatus(ctx, ExitUsage), false
+	}
+	if !f.order.given(f.fs) && slices.ContainsFunc(b.p.Runs, func(r plan.Run) bool { return r.Build != "" }) {
+		// A spec's builds share the batch's minutes fork by fork, so
+		// that a drift of the machine does not fall on one build.
+		b.order = executor.Order{Kind: executor.OrderInterleaved}
+	}
+	b.profDir, err = profileDir(f.profiles)
+	if err == nil && b.profDir != "" {
+		err = checkProfileNames(b.p)
+	}
+	if err != nil {
+		return e.Fail(fmt.Errorf("--profiles: %w", err)), false
+	}
+	return ExitOK, true
+}
+
+// openFiles decides where the batch's journal and results go, checks
+// that none replaces an input, and opens the journal. It prints why it
+// cannot and returns false.
+func (b *runBatch) openFiles() bool {
+	f := b.f
+	rd, jpath, implicitJournal, ok := batchFiles(b.p, f.resultsDir, f.resume, b.resumed, f.journal, f.out, b.e)
+	if !ok {
+		return false
+	}
+	err := CheckOverwrite(b.inputs, rd.outputs(f.out, jpath, f.resume))
+	if err == nil && jpath != "" && f.resume == "" {
+		err = checkJournalPath("the journal", jpath)
+	}
+	if err != nil {
+		b.e.Errorf("%v", err)
+	}
+	if err == nil {
+		b.jr, ok = openJournal(b.e, b.p, b.reg.Executable, jpath, b.resumed, implicitJournal)
+	}
+	if err != nil || !ok {
+		rd.release()
+		return false
+	}
+	b.rd = rd
+	return true
+}
+
+// execute runs the batch, its progress on stderr, and builds its report.
+func (b *runBatch) execute(ctx context.Context) (*report.Report, error) {
+	stderr, f := b.e.Stderr, b.f
+	if !f.quiet {
+		b.jr.announce(stderr)
+		announceBatch(stderr, b.p, b.order)
+	}
+	env := host.CollectEnv()
+	if !f.quiet && env.Check != nil {
+		_ = runlog.Environment(stderr, env.Check.Diagnostics, runlog.Width(stderr)) // a failed write to stderr has nowhere to go
+	}
+	obs, finish := runlog.Display(stderr, b.p, b.jr.done(), f.quiet, f.verbose)
+	forks, xerr := executor.Execute(ctx, b.p, executor.Options{
+		Executable: b.reg.Executable,
+		Observer:   obs,
+		Order:      b.order,
+		FailFast:   f.failFast,
+		ProfileDir: b.profDir,
+		Done:       b.jr.done(),
+		Record:     b.jr.record(),
+		Guard:      true,
+		Warn:       func(msg string) { b.e.Errorf("%s", msg) },
+		Grow: func(r *plan.Run, forks []protocol.ForkResult) executor.Growth {
+			g := report.NextFork(r, forks)
+			return executor.Growth{More: g.More, Iterations: g.Iterations, Estimate: g.Estimate}
+		},
+	})
+	finish()
+	env.End = time.Now()
+	if b.resumed != nil {
+		env.Start = b.resumed.Header.Started
+	}
+	rep := report.Build(b.p, forks, env)
+	rep.Order = reportOrder(b.order)
+	rep.Label, rep.Sources, rep.Builds = f.label, sources(context.WithoutCancel(ctx), b.p, b.reg.Executable), buildInfos(b.p)
+	rep.Complete = rep.Complete && ctx.Err() == nil && xerr == nil
+	if err := b.jr.close(ctx.Err() == nil && xerr == nil, rep.Complete); err != nil && xerr == nil {
+		xerr = err
+	}
+	return rep, xerr
+}
+
+// finish writes the report — to --out and the results directory, both
+// attempted: one that cannot be written does not lose the other — and
+// returns the exit status.
+func (b *runBatch) finish(ctx context.Context, rep *report.Report, xerr error) int {
+	e, jr := b.e, b.jr
+	werr := WriteOutput(b.f.out, e.Stdout, func(w io.Writer) error { return b.renderer.Render(w, rep) })
+	rerr := b.rd.write(rep, ctx.Err() == nil && xerr == nil)
+	if werr != nil {
+		e.Errorf("writing the report: %v%s", werr, jr.keptHint())
+	}
+	if rerr != nil {
+		e.Errorf("--results-dir: writing the report: %v%s", rerr, jr.keptHint())
+	}
+	if werr != nil || rerr != nil {
+		return ExitUsage
+	}
+	if err := jr.discard(); err != nil && xerr == nil {
+		xerr = err
+	}
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintf(e.Stderr, "%v: the report holds the runs finished before it%s\n", context.Cause(ctx), resumeHint(jr))
+		return interruptStatus(ctx)
+	case xerr != nil:
+		e.Errorf("%v: the batch stopped; the report holds the runs finished before", xerr)
+		return ExitFail
+	case anyFailed(rep):
+		return ExitFail
+	case b.f.strict && rep.Warnings() > 0:
+		e.Errorf("--strict: %d diagnostic warnings", rep.Warnings())
+		return ExitFail
+	}
+	return ExitOK
+}
+
+func anyFailed(r *report.Report) bool {
+	for i := range r.Runs {
+		if r.Runs[i].Failed() {
+			return true
+		}
+	}
+	return false
+}
+
+// formatNames are the names run's --format accepts, sorted.
+func (reg Registry) formatNames() []string {
+	names := format.Names()
+	for name := range reg.Formats {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// renderer returns the renderer of the named format: one of reg.Formats
+// or of report/format. Asked for html where it is not linked, it says
+// how to get the page.
+func (reg Registry) renderer(name string) (format.Renderer, error) {
+	if r, ok := reg.Formats[name]; ok {
+		return r, nil
+	}
+	r, err := format.New(name)
+	if err != nil {
+		return nil, fmt.Errorf("unknown format %q (valid: %s)", name, strings.Join(reg.formatNames(), ", "))
+	}
+	return r, nil
+}
+
+// profileDir makes the profiles directory absolute (forks may run
+// elsewhere) and creates it; "" stays "".
+func profileDir(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return abs, os.MkdirAll(abs, 0o755)
+}
+
+// checkTempDir checks, before a batch, that the directory for temporary
+// files (TMPDIR, else /tmp) is one a directory can be made in: every
+// fork runs in a scratch directory there, and without one every fork
+// would fail, each reading like a benchmark's failure (exit 1), where
+// the cause is the environment (exit 2, up front).
+func checkTempDir() error {
+	tmp := os.TempDir()
+	which := "the temporary directory " + tmp
+	if v := os.Getenv("TMPDIR"); v != "" {
+		which = "TMPDIR=" + v
+	}
+	dir, err := os.MkdirTemp(tmp, "benchspec-check-")
+	if err != nil {
+		return fmt.Errorf("%s: cannot make a directory in it (%v); every fork runs in a scratch directory there: set TMPDIR to a writable directory", which, err)
+	}
+	if err := os.Remove(dir); err != nil {
+		return fmt.Errorf("%s: cannot remove a directory made in it (%v); set TMPDIR to a writable directory", which, err)
+	}
+	return nil
+}
