@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchspec/benchspec/internal/handoff"
 	"github.com/benchspec/benchspec/internal/table"
 	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/plan"
@@ -35,7 +34,7 @@ interrupted by SIGINT or SIGTERM (its partial report is written, and
 func SpecCommands(ctx context.Context, reg Registry) []Command {
 	// A suite binary that handed its command line over is the suite.
 	suite, listSuite := "[--suite SUITE] ", "--suite SUITE"
-	if handoff.HandedSuite() != "" {
+	if handedSuite() != "" {
 		suite, listSuite = "", ""
 	}
 	return []Command{
@@ -52,18 +51,11 @@ func SpecCommands(ctx context.Context, reg Registry) []Command {
 	}
 }
 
-// Suite runs one of the SpecCommands and returns its exit status (tests).
-func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
-	p := &Program{Name: ProgName(), Commands: SpecCommands(ctx, reg), Footer: Footer}
-	return p.Run(args, stdout, stderr)
-}
-
-// Validate is the validate command of both binaries: it checks the specs
-// as load does and prints every problem, or that all is well; with a
-// registry (a suite's), also what only the registry can say — that every
-// include matches a benchmark and every param exists — and the plan's
-// size and estimated time. reg is nil for cmd/benchspec, which has no
-// registered benchmarks.
+// Validate is the validate command: it checks the specs as load does
+// and prints every problem, or that all is well; with a suite, or
+// package entries to list, also what only the registry can say — that
+// every include matches a benchmark and every param exists — and the
+// plan's size and estimated time.
 func Validate(ctx context.Context, e *Env, args []string, reg Registry) int {
 	fs := e.Flags("validate SPEC...",
 		"Validate checks the specs (files, or directories of *.yaml files) and\n"+

@@ -39,3 +39,9 @@ func TestRunFormats(t *testing.T) {
 type fakeRenderer struct{}
 
 func (fakeRenderer) Render(io.Writer, *report.Report) error { return nil }
+
+// Suite runs one of the SpecCommands and returns its exit status.
+func Suite(ctx context.Context, args []string, reg Registry, stdout, stderr io.Writer) int {
+	p := &Program{Name: ProgName(), Commands: SpecCommands(ctx, reg), Footer: Footer}
+	return p.Run(args, stdout, stderr)
+}

@@ -11,16 +11,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchspec/benchspec/internal/handoff"
 	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
 
-// load is the one way every command of both binaries reads specs: it
-// parses them (files, and directories of *.yaml files: see specFiles)
-// and, when there is a registry (a suite's, or the package benchmarks of
-// cmd/benchspec run), builds one plan of them all. It prints every
+// load is the one way every command reads specs: it parses them (files,
+// and directories of *.yaml files: see specFiles) and, when there is a
+// registry (a suite's, or the package benchmarks), builds one plan of
+// them all. It prints every
 // problem as path:line:col: message, grouped by file in the order given,
 // and a summary line; with verbose (validate), "path: ok (N entries)"
 // for every valid file and the summary also when all is well. ok is
@@ -226,9 +225,9 @@ func plural(n int, one, many string) string {
 
 // suiteFlag registers --suite on the commands that read specs; its
 // default is the suite binary that handed its command line over
-// (handoff.HandedSuite).
+// (handedSuite).
 func suiteFlag(fs *flag.FlagSet) *string {
-	return fs.String("suite", handoff.HandedSuite(),
+	return fs.String("suite", handedSuite(),
 		"the suite whose registered benchmarks the specs select: a `binary`, or a main package calling benchspec.Main (./bench), which benchspec builds")
 }
 

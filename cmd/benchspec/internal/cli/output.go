@@ -13,7 +13,7 @@ import (
 	"github.com/benchspec/benchspec/internal/filehash"
 )
 
-// WriteOutput writes every output of both binaries (the --out flags, the
+// WriteOutput writes every output of every command (the --out flags, the
 // --results-dir files): write's output to stdout when path is "", else to
 // path. A regular file, or a path where nothing is yet, is replaced
 // atomically and durably (temp file in the same directory, synced,

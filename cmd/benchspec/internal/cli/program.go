@@ -1,10 +1,12 @@
-// Package cli is the command line of both benchspec binaries, a suite
-// (benchspec.Main) and the standalone cmd/benchspec: one toolkit for
-// commands, flags, usage and mistakes (Program, Env), one path that loads
-// and validates specs (load), one writer for every output (WriteOutput),
-// and one dispatch of the processes a binary starts of itself, forks and
-// guards (ServeChild). The suite's commands run, list, validate and plan
-// live here too, so that the root package stays a thin facade.
+// Package cli is the command line of the benchspec program
+// (cmd/benchspec; a suite binary run by hand hands its command line
+// over): one toolkit for commands, flags, usage and mistakes (Program,
+// Env); the commands that read specs (SpecCommands: run, list, validate,
+// plan, ab), through one path that loads and validates them (load.go)
+// and one Registry that builds and lists what they run (builds.go);
+// one writer for every output (WriteOutput), with the run journal and
+// the results directory; and the one dispatch of the roles the
+// program's own processes play (dispatch.go).
 package cli
 
 import (
@@ -22,7 +24,7 @@ import (
 	"github.com/benchspec/benchspec/internal/termsafe"
 )
 
-// Exit statuses shared by every command of both binaries.
+// Exit statuses shared by every command.
 const (
 	ExitOK    = 0
 	ExitFail  = 1 // a benchmark failed or a comparison found a regression
