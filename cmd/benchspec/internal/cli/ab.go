@@ -323,11 +323,10 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if order.Kind == executor.OrderDuet {
 		res.Notes = append(res.Notes, duetNotes(batch.p, base, next)...)
 	}
-	for _, k := range onlyA {
-		res.Notes = append(res.Notes, fmt.Sprintf("%s: only %s has it; not run", k, *baseFlag))
-	}
-	for _, k := range onlyB {
-		res.Notes = append(res.Notes, fmt.Sprintf("%s: only %s has it; not run", k, *newFlag))
+	for i, keys := range [2][]string{onlyA, onlyB} {
+		for _, k := range keys {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: only %s has it; not run", k, [2]string{*baseFlag, *newFlag}[i]))
+		}
 	}
 	err = WriteOutput(*out, e.Stdout, func(w io.Writer) error { return writeAB(w, *formatName, res, base, next) })
 	if err != nil {

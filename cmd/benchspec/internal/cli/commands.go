@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -111,13 +112,8 @@ func listCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	stdout := e.Stdout
 	for _, b := range reg.Benchmarks {
-		names := make([]string, 0, len(b.Params))
-		for n := range b.Params {
-			names = append(names, n)
-		}
-		sort.Strings(names)
 		var ps []string
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(b.Params)) {
 			ps = append(ps, fmt.Sprintf("%s=%s", n, strings.Join(b.Params[n], ",")))
 		}
 		if len(ps) > 0 {

@@ -27,11 +27,11 @@ import (
 // stop the command: the flags, what the batch runs (prepare), the files
 // it writes (openFiles), the batch (execute), its report (finish).
 func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
-	f, paths, status, ok := parseRunFlags(e, args, reg)
+	b := &runBatch{e: e, unlock: func() {}}
+	paths, status, ok := b.parseFlags(args, reg)
 	if !ok {
 		return status
 	}
-	b := &runBatch{e: e, f: f, unlock: func() {}}
 	defer func() { b.unlock() }()
 	if status, ok := b.prepare(ctx, reg, paths); !ok {
 		return status
@@ -43,46 +43,33 @@ func Run(ctx context.Context, e *Env, args []string, reg Registry) int {
 	return b.finish(ctx, rep, xerr)
 }
 
-// runFlags are run's flags.
-type runFlags struct {
-	fs                                                        *flag.FlagSet
-	format, out, profiles, journal, resume, label, resultsDir string
-	quiet, failFast, strict, verbose                          bool
-	suite                                                     *string
-	allowOutside                                              *bool
-	shard                                                     shardFlags
-	order                                                     orderFlags
-}
-
-func parseRunFlags(e *Env, args []string, reg Registry) (*runFlags, []string, int, bool) {
-	f := &runFlags{}
-	fs := e.Flags("run [flags] SPEC...",
+func (b *runBatch) parseFlags(args []string, reg Registry) ([]string, int, bool) {
+	fs := b.e.Flags("run [flags] SPEC...",
 		"Run runs the specs and writes the report: a table on stdout unless\n"+
 			"--format or --out say otherwise, the run log and progress on stderr.")
-	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(reg.formatNames(), ", "))
-	fs.StringVar(&f.out, "out", "", "write the report to this file instead of stdout")
-	fs.BoolVar(&f.quiet, "quiet", false, "no run log and no progress on stderr")
-	fs.BoolVar(&f.failFast, "fail-on-error", false, "stop the batch at the first failed run (JMH -foe)")
-	fs.StringVar(&f.profiles, "profiles", "", "write the pprof profiles of the cpu, heap, mutex and block profilers into this `directory`")
-	fs.StringVar(&f.journal, "journal", "", "record every finished fork in this `file` (default: REPORT.journal with --out, none without)")
-	fs.StringVar(&f.resume, "resume", "", "resume the batch recorded in this `journal`: run only the forks it lacks (SPECs default to the journal's)")
-	fs.BoolVar(&f.strict, "strict", false, "exit 1 when any diagnostic is a warning, the environment check's included: a number not to be trusted fails the batch")
-	fs.BoolVar(&f.verbose, "verbose", false, "show the JMH run log (instead of the progress bar on a terminal, of a line per run elsewhere), and the text table's footnotes in full")
-	fs.StringVar(&f.label, "label", "", "record this `label` in the report, such as a CI build number (benchspec history shows it)")
-	fs.StringVar(&f.resultsDir, "results-dir", "", "also keep the JSON report as `DIR`/SUITE/<UTC start>.json, with its journal, and as DIR/SUITE/latest.json")
-	f.shard.register(fs, false)
-	f.allowOutside = allowOutsideFlag(fs)
-	f.order.register(fs)
-	f.suite = suiteFlag(fs)
-	f.fs = fs
-	paths, status, ok := e.Parse(fs, args)
-	return f, paths, status, ok
+	fs.StringVar(&b.format, "format", "text", "output format: "+strings.Join(reg.formatNames(), ", "))
+	fs.StringVar(&b.out, "out", "", "write the report to this file instead of stdout")
+	fs.BoolVar(&b.quiet, "quiet", false, "no run log and no progress on stderr")
+	fs.BoolVar(&b.failFast, "fail-on-error", false, "stop the batch at the first failed run (JMH -foe)")
+	fs.StringVar(&b.profiles, "profiles", "", "write the pprof profiles of the cpu, heap, mutex and block profilers into this `directory`")
+	fs.StringVar(&b.journal, "journal", "", "record every finished fork in this `file` (default: REPORT.journal with --out, none without)")
+	fs.StringVar(&b.resume, "resume", "", "resume the batch recorded in this `journal`: run only the forks it lacks (SPECs default to the journal's)")
+	fs.BoolVar(&b.strict, "strict", false, "exit 1 when any diagnostic is a warning, the environment check's included: a number not to be trusted fails the batch")
+	fs.BoolVar(&b.verbose, "verbose", false, "show the JMH run log (instead of the progress bar on a terminal, of a line per run elsewhere), and the text table's footnotes in full")
+	fs.StringVar(&b.label, "label", "", "record this `label` in the report, such as a CI build number (benchspec history shows it)")
+	fs.StringVar(&b.resultsDir, "results-dir", "", "also keep the JSON report as `DIR`/SUITE/<UTC start>.json, with its journal, and as DIR/SUITE/latest.json")
+	b.shard.register(fs, false)
+	b.allowOutside = allowOutsideFlag(fs)
+	b.orderF.register(fs)
+	b.suite = suiteFlag(fs)
+	b.fs = fs
+	return b.e.Parse(fs, args)
 }
 
 // runBatch is one run command's batch as its steps make it.
 type runBatch struct {
-	e        *Env
-	f        *runFlags
+	e *Env
+	runFlags
 	reg      Registry // with --suite's benchmarks
 	p        *plan.Plan
 	order    executor.Order
@@ -95,51 +82,62 @@ type runBatch struct {
 	jr       *runJournal            // nil without a journal
 }
 
+// runFlags are run's flags.
+type runFlags struct {
+	fs                                                        *flag.FlagSet
+	format, out, profiles, journal, resume, label, resultsDir string
+	quiet, failFast, strict, verbose                          bool
+	suite                                                     *string
+	allowOutside                                              *bool
+	shard                                                     shardFlags
+	orderF                                                    orderFlags
+}
+
 // prepare checks the flags and the outputs, then loads the specs into
 // the plan and picks the part and the order the batch runs: all before
 // anything is measured.
 func (b *runBatch) prepare(ctx context.Context, reg Registry, paths []string) (int, bool) {
-	e, f := b.e, b.f
+	e := b.e
 	var ok bool
-	if b.reg, ok = reg.withSuite(ctx, e, *f.suite); !ok {
+	if b.reg, ok = reg.withSuite(ctx, e, *b.suite); !ok {
 		return failStatus(ctx, ExitUsage), false
 	}
 	var err error
-	if b.renderer, err = b.reg.renderer(f.format); err != nil {
+	if b.renderer, err = b.reg.renderer(b.format); err != nil {
 		return e.UsageError("--format: %v", err), false
 	}
-	if f.quiet && f.verbose {
+	if b.quiet && b.verbose {
 		return e.UsageError("--quiet and --verbose contradict each other: give one"), false
 	}
 	if err := checkTempDir(); err != nil {
 		return e.Fail(err), false
 	}
-	if _, ok := b.renderer.(format.Text); ok && f.verbose {
+	if _, ok := b.renderer.(format.Text); ok && b.verbose {
 		b.renderer = format.Text{Verbose: true} // footnotes in full
 	}
-	if b.order, err = f.order.resolve(f.fs); err != nil {
+	if b.order, err = b.orderF.resolve(b.fs); err != nil {
 		return e.UsageError("%v", err), false
 	}
-	if b.resumed, paths, b.unlock, ok = loadResume(e, f.resume, f.journal, paths); !ok {
+	if b.resumed, paths, b.unlock, ok = loadResume(e, b.resume, b.journal, paths); !ok {
 		return ExitUsage, false
 	}
-	b.inputs = runInputs(b.reg.Executable, f.resume, paths)
-	if err := checkRunOutputs(b.inputs, f.out, f.journal, f.resume); err != nil {
+	b.inputs = runInputs(b.reg.Executable, b.resume, paths)
+	if err := checkRunOutputs(b.inputs, b.out, b.journal, b.resume); err != nil {
 		return e.Fail(err), false
 	}
-	b.p, ok = load(ctx, e, paths, &b.reg, &loadOpts{allowOutside: *f.allowOutside, listPackages: true, quiet: f.quiet})
+	b.p, ok = load(ctx, e, paths, &b.reg, &loadOpts{allowOutside: *b.allowOutside, listPackages: true, quiet: b.quiet})
 	if ok {
-		b.p, ok = f.shard.apply(b.p, e)
+		b.p, ok = b.shard.apply(b.p, e)
 	}
 	if !ok {
 		return failStatus(ctx, ExitUsage), false
 	}
-	if !f.order.given(f.fs) && slices.ContainsFunc(b.p.Runs, func(r plan.Run) bool { return r.Build != "" }) {
+	if !b.orderF.given(b.fs) && slices.ContainsFunc(b.p.Runs, func(r plan.Run) bool { return r.Build != "" }) {
 		// A spec's builds share the batch's minutes fork by fork, so
 		// that a drift of the machine does not fall on one build.
 		b.order = executor.Order{Kind: executor.OrderInterleaved}
 	}
-	b.profDir, err = profileDir(f.profiles)
+	b.profDir, err = profileDir(b.profiles)
 	if err == nil && b.profDir != "" {
 		err = checkProfileNames(b.p)
 	}
@@ -153,13 +151,12 @@ func (b *runBatch) prepare(ctx context.Context, reg Registry, paths []string) (i
 // that none replaces an input, and opens the journal. It prints why it
 // cannot and returns false.
 func (b *runBatch) openFiles() bool {
-	f := b.f
-	rd, jpath, implicitJournal, ok := batchFiles(b.p, f.resultsDir, f.resume, b.resumed, f.journal, f.out, b.e)
+	rd, jpath, implicitJournal, ok := batchFiles(b.p, b.resultsDir, b.resume, b.resumed, b.journal, b.out, b.e)
 	if !ok {
 		return false
 	}
-	err := CheckOverwrite(b.inputs, rd.outputs(f.out, jpath, f.resume))
-	if err == nil && jpath != "" && f.resume == "" {
+	err := CheckOverwrite(b.inputs, rd.outputs(b.out, jpath, b.resume))
+	if err == nil && jpath != "" && b.resume == "" {
 		err = checkJournalPath("the journal", jpath)
 	}
 	if err != nil {
@@ -178,21 +175,21 @@ func (b *runBatch) openFiles() bool {
 
 // execute runs the batch, its progress on stderr, and builds its report.
 func (b *runBatch) execute(ctx context.Context) (*report.Report, error) {
-	stderr, f := b.e.Stderr, b.f
-	if !f.quiet {
+	stderr := b.e.Stderr
+	if !b.quiet {
 		b.jr.announce(stderr)
 		announceBatch(stderr, b.p, b.order)
 	}
 	env := host.CollectEnv()
-	if !f.quiet && env.Check != nil {
+	if !b.quiet && env.Check != nil {
 		_ = runlog.Environment(stderr, env.Check.Diagnostics, runlog.Width(stderr)) // a failed write to stderr has nowhere to go
 	}
-	obs, finish := runlog.Display(stderr, b.p, b.jr.done(), f.quiet, f.verbose)
+	obs, finish := runlog.Display(stderr, b.p, b.jr.done(), b.quiet, b.verbose)
 	forks, xerr := executor.Execute(ctx, b.p, executor.Options{
 		Executable: b.reg.Executable,
 		Observer:   obs,
 		Order:      b.order,
-		FailFast:   f.failFast,
+		FailFast:   b.failFast,
 		ProfileDir: b.profDir,
 		Done:       b.jr.done(),
 		Record:     b.jr.record(),
@@ -210,7 +207,7 @@ func (b *runBatch) execute(ctx context.Context) (*report.Report, error) {
 	}
 	rep := report.Build(b.p, forks, env)
 	rep.Order = reportOrder(b.order)
-	rep.Label, rep.Sources, rep.Builds = f.label, sources(context.WithoutCancel(ctx), b.p, b.reg.Executable), buildInfos(b.p)
+	rep.Label, rep.Sources, rep.Builds = b.label, sources(context.WithoutCancel(ctx), b.p, b.reg.Executable), buildInfos(b.p)
 	rep.Complete = rep.Complete && ctx.Err() == nil && xerr == nil
 	if err := b.jr.close(ctx.Err() == nil && xerr == nil, rep.Complete); err != nil && xerr == nil {
 		xerr = err
@@ -223,7 +220,7 @@ func (b *runBatch) execute(ctx context.Context) (*report.Report, error) {
 // returns the exit status.
 func (b *runBatch) finish(ctx context.Context, rep *report.Report, xerr error) int {
 	e, jr := b.e, b.jr
-	werr := WriteOutput(b.f.out, e.Stdout, func(w io.Writer) error { return b.renderer.Render(w, rep) })
+	werr := WriteOutput(b.out, e.Stdout, func(w io.Writer) error { return b.renderer.Render(w, rep) })
 	rerr := b.rd.write(rep, ctx.Err() == nil && xerr == nil)
 	if werr != nil {
 		e.Errorf("writing the report: %v%s", werr, jr.keptHint())
@@ -246,7 +243,7 @@ func (b *runBatch) finish(ctx context.Context, rep *report.Report, xerr error) i
 		return ExitFail
 	case anyFailed(rep):
 		return ExitFail
-	case b.f.strict && rep.Warnings() > 0:
+	case b.strict && rep.Warnings() > 0:
 		e.Errorf("--strict: %d diagnostic warnings", rep.Warnings())
 		return ExitFail
 	}

@@ -59,23 +59,14 @@ func Display(stderr io.Writer, p *plan.Plan, done []protocol.ForkResult, quiet, 
 // runs: those with a fork not done, unless a done fork failed (the run
 // is over).
 func runsLeft(p *plan.Plan, done []protocol.ForkResult) int {
-	type state struct {
-		forks  int
-		failed bool
-	}
-	byRun := map[int]*state{}
+	forks, failed := map[int]int{}, map[int]bool{}
 	for _, f := range done {
-		st := byRun[f.Run]
-		if st == nil {
-			st = &state{}
-			byRun[f.Run] = st
-		}
-		st.forks++
-		st.failed = st.failed || f.Failed()
+		forks[f.Run]++
+		failed[f.Run] = failed[f.Run] || f.Failed()
 	}
 	left := 0
 	for i := range p.Runs {
-		if st := byRun[i]; st == nil || (!st.failed && st.forks < p.Runs[i].ForkCount()) {
+		if !failed[i] && forks[i] < p.Runs[i].ForkCount() {
 			left++
 		}
 	}

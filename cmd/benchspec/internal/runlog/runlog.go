@@ -77,11 +77,7 @@ func (l *Log) RunStart(r *plan.Run) {
 	l.last = r.Index
 	l.printf("# Benchmark: %s\n", r.Benchmark)
 	if len(r.Params) > 0 {
-		params := make(map[string]string, len(r.Params))
-		for _, p := range r.Params {
-			params[p.Name] = p.Value
-		}
-		l.printf("# Parameters: %s\n", format.Params(params))
+		l.printf("# Parameters: %s\n", params(r))
 	}
 	l.printf("# Mode: %s\n", r.Mode.Description())
 	l.printf("# Warmup: %s\n", phaseLine(r.Mode, s.Warmup))
@@ -101,7 +97,7 @@ func (l *Log) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int
 		l.last = r.Index
 		l.printf("# Benchmark: %s, %s\n", forkLabel(r), forkOrdinal(fork, total, warmup, r.Settings.WarmupForks))
 	}
-	l.printf("# Run progress: %.2f%% complete, ETA %s\n", pct, clock(l.eta(done, all)))
+	l.printf("# Run progress: %.2f%% complete, ETA %s\n", pct, clock(l.est.Left(done, all, 0)))
 	if w := r.Settings.WarmupForks; warmup {
 		l.printf("# Warmup Fork: %d of %d\n", fork, w)
 	} else {
@@ -109,21 +105,23 @@ func (l *Log) ForkStart(r *plan.Run, fork, total int, warmup bool, done, all int
 	}
 }
 
-// eta estimates the time left before the next fork starts (see ETA).
-func (l *Log) eta(done, all int) time.Duration { return l.est.Left(done, all, 0) }
-
 // forkLabel names a run in the short line of an interleaved fork:
 // "sort.Ints (size = 10) avgt", as the result table labels it.
 func forkLabel(r *plan.Run) string {
-	params := make(map[string]string, len(r.Params))
-	for _, p := range r.Params {
-		params[p.Name] = p.Value
-	}
 	label := (&report.Run{Key: r.Key, Benchmark: r.Benchmark, Threads: r.Settings.Threads}).DisplayName()
-	if ps := format.Params(params); ps != "" {
+	if ps := params(r); ps != "" {
 		label += " " + ps
 	}
 	return label + " " + r.Mode.String()
+}
+
+// params are r's parameters as the result table shows them.
+func params(r *plan.Run) string {
+	ps := make(map[string]string, len(r.Params))
+	for _, p := range r.Params {
+		ps[p.Name] = p.Value
+	}
+	return format.Params(ps)
 }
 
 // forkOrdinal is "fork 2 of 3", or "warmup fork 1 of 1".

@@ -67,12 +67,12 @@ func TestRunLogGolden(t *testing.T) {
 func TestRunLogETA(t *testing.T) {
 	p, _, _ := reporttest.Fixture() // 7 forks; run 0 has 3 of 15 s each
 	l := New(&strings.Builder{}, p)
-	if got := l.eta(0, 7); got != 2*time.Minute {
+	if got := l.est.Left(0, 7, 0); got != 2*time.Minute {
 		t.Errorf("ETA before any fork = %v, want the plan's 2m", got)
 	}
 	l.ForkEnd(&p.Runs[0], &protocol.ForkResult{Wall: 3 * time.Second})
 	l.ForkEnd(&p.Runs[0], &protocol.ForkResult{Wall: 5 * time.Second})
-	if got := l.eta(2, 7); got != 24*time.Second {
+	if got := l.est.Left(2, 7, 0); got != 24*time.Second {
 		t.Errorf("ETA with 90 s of plan left, forks taking 8/30 of their estimate = %v, want 24s", got)
 	}
 }
