@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -86,12 +87,8 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 		// Not listed: checked as entries.
 		scoped = append(scoped, plan.CheckPackageEntries(specs)...)
 	}
-	sort.SliceStable(scoped, func(i, j int) bool {
-		a, b := scoped[i].Pos, scoped[j].Pos
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+	slices.SortStableFunc(scoped, func(a, b *spec.Error) int {
+		return cmp.Or(strings.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
 	})
 	for _, pe := range scoped {
 		byFile[pe.Pos.File] = append(byFile[pe.Pos.File], pe)
