@@ -20,7 +20,7 @@ const module = "github.com/benchspec/benchspec"
 // stage, whose packages may import each other. A package missing here fails TestImportsFollowTheFlow:
 // place it (and describe it in ARCHITECTURE.md).
 var stages = [][]string{
-	{"schemas", "internal/table", "internal/suggest", "internal/filehash", "executor/internal/child", "internal/forkimage", "internal/protocol/hist", "executor/gotest/internal/testdriver", "report/internal/forkstat", "internal/termsafe"},
+	{"schemas", "internal/table", "internal/suggest", "internal/filehash", "executor/internal/child", "internal/forkimage", "internal/protocol/hist", "report/internal/forkstat", "internal/termsafe"},
 	// The fork side: what a suite binary links.
 	{"internal/protocol"},
 	{"internal/worker", "internal/handoff"},
@@ -28,7 +28,7 @@ var stages = [][]string{
 	// The parent side: the benchspec program.
 	{"spec"},
 	{"plan"},
-	{"executor", "executor/gotest", "executor/gotest/testfork"},
+	{"executor", "executor/gotest"},
 	{"report/diag"},
 	{"report"},
 	{"report/compare", "report/format", "report/host", "report/history/index"},
@@ -254,7 +254,7 @@ func TestSuiteBinaryLinksOnlyTheForkSide(t *testing.T) {
 		"github.com/olekukonko/",
 		"net", "net/http", "crypto/tls", "runtime/cgo",
 	}
-	for _, own := range []string{"spec", "plan", "report", "executor", "report/diag", "report/format", "cmd/benchspec/internal/cli", "executor/gotest", "executor/gotest/testfork", "executor/gotest/internal/testdriver", "report/history"} {
+	for _, own := range []string{"spec", "plan", "report", "executor", "report/diag", "report/format", "cmd/benchspec/internal/cli", "executor/gotest", "report/history"} {
 		forbidden = append(forbidden, module+"/"+own)
 	}
 	for _, d := range deps {

@@ -20,7 +20,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/benchspec/benchspec/executor/gotest/internal/testdriver"
 	"github.com/benchspec/benchspec/executor/internal/child"
 	"github.com/benchspec/benchspec/internal/filehash"
 )
@@ -186,7 +185,7 @@ func overlay(cache string, l *listed, funcs []string, external map[string]bool) 
 		if ext {
 			pkg += "_test"
 		}
-		src, err := testdriver.Source(pkg, ext, mine)
+		src, err := Source(pkg, ext, mine)
 		if err != nil {
 			return "", err
 		}
@@ -194,7 +193,7 @@ func overlay(cache string, l *listed, funcs []string, external map[string]bool) 
 		if err != nil {
 			return "", err
 		}
-		replace[filepath.Join(l.Dir, testdriver.FileName(ext))] = path
+		replace[filepath.Join(l.Dir, FileName(ext))] = path
 	}
 	js, err := json.Marshal(map[string]any{"Replace": replace})
 	if err != nil {

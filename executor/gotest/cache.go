@@ -21,16 +21,15 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/benchspec/benchspec/executor/gotest/internal/testdriver"
 	"github.com/benchspec/benchspec/internal/filehash"
 )
 
-// driverVersion is the driver the binaries get (testdriver.Version): a
+// driverVersion is the driver the binaries get (Version): a
 // binary an older benchspec built with another driver is not reused. It
 // is computed when first needed: generating and hashing the driver's
 // source is work the guard and the forks of package benchmarks
 // (processes of the same binary) would pay at start-up for nothing.
-var driverVersion = sync.OnceValue(testdriver.Version)
+var driverVersion = sync.OnceValue(Version)
 
 // maxFingerprintFiles bounds the module walk: a module larger than this
 // is rebuilt (by the go command, whose own cache makes that cheap)

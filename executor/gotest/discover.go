@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/benchspec/benchspec/executor/gotest/internal/testdriver"
 	"github.com/benchspec/benchspec/executor/internal/child"
 )
 
@@ -84,7 +83,7 @@ func (b *Builder) Discover(ctx context.Context, p *Package, funcs map[string]boo
 			}
 		}
 		for len(mine) > 0 {
-			rest, err := b.listRun(ctx, p, testdriver.DriverTest(ext), mine, l, timeout)
+			rest, err := b.listRun(ctx, p, DriverTest(ext), mine, l, timeout)
 			if err != nil {
 				return nil, err
 			}
@@ -110,9 +109,9 @@ func withPkg(labels [][2]string, path string) [][2]string {
 // listRun runs one listing process for funcs, records what it listed in
 // l, and returns the functions it did not get to because one crashed it.
 func (b *Builder) listRun(ctx context.Context, p *Package, driver string, funcs []string, l *Listing, timeout time.Duration) (rest []string, err error) {
-	job := testdriver.Job{Phases: []testdriver.Phase{{Name: "list", Benchtime: testdriver.Times(1), Count: 1}}}
+	job := Job{Phases: []Phase{{Name: "list", Benchtime: Times(1), Count: 1}}}
 	for _, fn := range funcs {
-		job.Benchmarks = append(job.Benchmarks, testdriver.Bench{Func: fn, Pattern: "^" + regexp.QuoteMeta(fn) + "$"})
+		job.Benchmarks = append(job.Benchmarks, Bench{Func: fn, Pattern: "^" + regexp.QuoteMeta(fn) + "$"})
 	}
 	enc, err := job.Encode()
 	if err != nil {
@@ -123,9 +122,9 @@ func (b *Builder) listRun(ctx context.Context, p *Package, driver string, funcs 
 		return nil, err
 	}
 	defer pr.Close()
-	cmd := exec.Command(p.Binary, testdriver.Args(driver)...)
+	cmd := exec.Command(p.Binary, Args(driver)...)
 	cmd.Dir = p.Dir
-	cmd.Env = append(os.Environ(), testdriver.EnvJob+"="+enc)
+	cmd.Env = append(os.Environ(), EnvJob+"="+enc)
 	cmd.ExtraFiles = []*os.File{pw}
 	out := &tail{max: 4 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -170,7 +169,7 @@ func (b *Builder) listRun(ctx context.Context, p *Package, driver string, funcs 
 			pr.Close()
 		}
 	}()
-	rd := testdriver.NewReader(in)
+	rd := NewReader(in)
 	seen := map[string]bool{}
 	var rerr error
 	for {
@@ -196,7 +195,7 @@ func (b *Builder) listRun(ctx context.Context, p *Package, driver string, funcs 
 	}
 	crashed := rd.Open()
 	if crashed == nil {
-		return nil, fmt.Errorf("listing the benchmarks of %s (%s %s): %v%s", p.ImportPath, p.Binary, strings.Join(testdriver.Args(driver), " "), firstErr(rerr, werr), indent(out.String()))
+		return nil, fmt.Errorf("listing the benchmarks of %s (%s %s): %v%s", p.ImportPath, p.Binary, strings.Join(Args(driver), " "), firstErr(rerr, werr), indent(out.String()))
 	}
 	// The function that was running when the process ended is listed as
 	// itself; its run will fail and say why.
@@ -224,7 +223,7 @@ func firstErr(errs ...error) error {
 // name is a prefix of another's: b.Run("32 types") beside b.Run("32
 // types/parallel")), and every skip and failure that is not a parent of
 // another name.
-func leaves(blk *testdriver.Block, rd *testdriver.Reader) []string {
+func leaves(blk *Block, rd *Reader) []string {
 	var names []string
 	add := func(n string) {
 		if !slices.Contains(names, n) {

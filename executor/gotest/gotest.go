@@ -1,6 +1,6 @@
 // Package gotest turns the `package:` entries of specs into benchmarks:
 // it builds each named package's test binary once, with benchspec's
-// driver (executor/gotest/internal/testdriver) added through `go test -overlay` so that
+// driver (driver.go) added through `go test -overlay` so that
 // the source tree is never written, and lists every result line go test
 // would print, sub-benchmarks included, with one cheap run at b.N = 1
 // (Discover). The forks run that binary; nothing here measures. Which
@@ -28,7 +28,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/benchspec/benchspec/executor/gotest/internal/testdriver"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -51,7 +50,7 @@ type Package struct {
 
 // Driver is the driver test function that can call the benchmark
 // function fn.
-func (p *Package) Driver(fn string) string { return testdriver.DriverTest(p.External[fn]) }
+func (p *Package) Driver(fn string) string { return DriverTest(p.External[fn]) }
 
 // Builder builds and lists test binaries, each package once per Builder.
 // The zero value uses DefaultCacheDir and the go command on PATH.

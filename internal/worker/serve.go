@@ -182,7 +182,7 @@ func Bodies(lookup Lookup) BodyLookup {
 }
 
 // TestBinary runs the fork of a package benchmark (Run.GoTest): its test
-// binary. Only the parent program links it (executor/gotest/testfork), so that
+// binary. Only the parent program links it (executor/gotest), so that
 // a suite binary links no go test output parser.
 type TestBinary func(a *protocol.Assignment, emit func(*protocol.Iteration) error) (*Output, error)
 

@@ -1,4 +1,4 @@
-package testdriver
+package gotest
 
 import (
 	"fmt"
@@ -46,11 +46,11 @@ func (j *Job) Encode() (string, error) {
 	for _, bench := range j.Benchmarks {
 		for _, s := range []string{bench.Func, bench.Pattern} {
 			if s == "" || strings.ContainsAny(s, "\t\n") {
-				return "", fmt.Errorf("testdriver: %q cannot be sent to the driver (empty, or a tab or newline in it)", s)
+				return "", fmt.Errorf("driver: %q cannot be sent to the driver (empty, or a tab or newline in it)", s)
 			}
 		}
 		if strings.ContainsAny(bench.Skip, "\t\n") {
-			return "", fmt.Errorf("testdriver: %q cannot be sent to the driver (a tab or newline in it)", bench.Skip)
+			return "", fmt.Errorf("driver: %q cannot be sent to the driver (a tab or newline in it)", bench.Skip)
 		}
 		if bench.Skip != "" {
 			fmt.Fprintf(&b, "bench\t%s\t%s\t%s\n", bench.Func, bench.Pattern, bench.Skip)
@@ -59,7 +59,7 @@ func (j *Job) Encode() (string, error) {
 		}
 		for _, p := range j.Phases {
 			if p.Count < 0 || strings.ContainsAny(p.Name+p.Benchtime, "\t\n") {
-				return "", fmt.Errorf("testdriver: invalid phase %+v", p)
+				return "", fmt.Errorf("driver: invalid phase %+v", p)
 			}
 			fmt.Fprintf(&b, "phase\t%s\t%s\t%d\n", p.Name, p.Benchtime, p.Count)
 		}

@@ -1,4 +1,4 @@
-package testfork
+package gotest
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchspec/benchspec/executor/gotest/internal/testdriver"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/worker"
 	"github.com/google/go-cmp/cmp"
@@ -128,9 +127,9 @@ func TestTestBinaryArgs(t *testing.T) {
 	}
 	// The driver runs each phase with its own benchtime: ss batches of
 	// 100, here 2 warmup and 3 measurement iterations.
-	wantJob := &testdriver.Job{
-		Benchmarks: []testdriver.Bench{{Func: "BenchmarkIndex", Pattern: "^BenchmarkIndex$", Skip: "^BenchmarkIndex$/."}},
-		Phases:     []testdriver.Phase{{Name: "warmup", Benchtime: "100x", Count: 2}, {Name: "measurement", Benchtime: "100x", Count: 3}},
+	wantJob := &Job{
+		Benchmarks: []Bench{{Func: "BenchmarkIndex", Pattern: "^BenchmarkIndex$", Skip: "^BenchmarkIndex$/."}},
+		Phases:     []Phase{{Name: "warmup", Benchtime: "100x", Count: 2}, {Name: "measurement", Benchtime: "100x", Count: 3}},
 	}
 	if diff := cmp.Diff(wantJob, testJob(a)); diff != "" {
 		t.Errorf("job (-want +got):\n%s", diff)
@@ -139,9 +138,9 @@ func TestTestBinaryArgs(t *testing.T) {
 	a.Run.Settings.Warmup.Time = 200 * time.Millisecond
 	a.Run.Settings.Measurement.Time = 250 * time.Millisecond
 	a.Run.GoTest.Name = "BenchmarkIndex/size=8#01"
-	wantJob = &testdriver.Job{
-		Benchmarks: []testdriver.Bench{{Func: "BenchmarkIndex", Pattern: `^BenchmarkIndex$/^size=8#01$`, Skip: `^BenchmarkIndex$/^size=8#01$/.`}},
-		Phases:     []testdriver.Phase{{Name: "warmup", Benchtime: "200ms", Count: 2}, {Name: "measurement", Benchtime: "250ms", Count: 3}},
+	wantJob = &Job{
+		Benchmarks: []Bench{{Func: "BenchmarkIndex", Pattern: `^BenchmarkIndex$/^size=8#01$`, Skip: `^BenchmarkIndex$/^size=8#01$/.`}},
+		Phases:     []Phase{{Name: "warmup", Benchtime: "200ms", Count: 2}, {Name: "measurement", Benchtime: "250ms", Count: 3}},
 	}
 	if diff := cmp.Diff(wantJob, testJob(a)); diff != "" {
 		t.Errorf("thrpt job (-want +got):\n%s", diff)

@@ -1,4 +1,4 @@
-package testfork
+package gotest
 
 import (
 	"bufio"
@@ -16,7 +16,6 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/benchspec/benchspec/executor/gotest/internal/testdriver"
 	"github.com/benchspec/benchspec/executor/internal/child"
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/worker"
@@ -28,7 +27,7 @@ import (
 // timeouts and group kill apply unchanged (the child is in our group,
 // dies with us by Pdeathsig, gets a timeout's SIGQUIT forwarded, shares
 // our stdout/stderr). It runs in the package's directory with the spec's
-// env. benchspec's driver in it (executor/gotest/internal/testdriver) selects the one
+// env. benchspec's driver in it (driver.go) selects the one
 // benchmark by an exact per-level -test.bench pattern and runs each
 // iteration as one testing.RunBenchmarks call with the phase's time (ss:
 // "Nx", N the batch size), so b.N ramps up as under go test; each result
@@ -50,7 +49,7 @@ func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error)
 	args, profiles := testBinaryArgs(a)
 	cmd := exec.Command(g.Binary, args...)
 	cmd.Dir = g.Dir
-	cmd.Env = append(childEnv(), testdriver.EnvJob+"="+job)
+	cmd.Env = append(childEnv(), EnvJob+"="+job)
 	cmd.Stderr = os.Stderr
 	// In verbose mode testing prints a benchmark's log (b.Skip's and
 	// b.Fatal's reason) straight to stdout, not with its "--- SKIP"
@@ -143,10 +142,10 @@ func RunTestBinary(a *protocol.Assignment, emit func(*protocol.Iteration) error)
 
 // testJob is the driver's job for the assignment: the benchmark's exact
 // pattern, and each phase with its own -test.benchtime.
-func testJob(a *protocol.Assignment) *testdriver.Job {
+func testJob(a *protocol.Assignment) *Job {
 	s := &a.Run.Settings
 	g := a.Run.GoTest
-	job := &testdriver.Job{Benchmarks: []testdriver.Bench{{Func: g.Func, Pattern: testdriver.ExactPattern(g.Name), Skip: testdriver.ExactSkip(g.Name)}}}
+	job := &Job{Benchmarks: []Bench{{Func: g.Func, Pattern: ExactPattern(g.Name), Skip: ExactSkip(g.Name)}}}
 	for _, p := range []struct {
 		name string
 		it   protocol.Phase
@@ -154,11 +153,11 @@ func testJob(a *protocol.Assignment) *testdriver.Job {
 		if p.it.Iterations == 0 {
 			continue
 		}
-		bt := testdriver.Benchtime(p.it.Time)
+		bt := Benchtime(p.it.Time)
 		if !a.Run.Mode.TimedIterations() {
-			bt = testdriver.Times(max(p.it.BatchSize, 1))
+			bt = Times(max(p.it.BatchSize, 1))
 		}
-		job.Phases = append(job.Phases, testdriver.Phase{Name: p.name, Benchtime: bt, Count: p.it.Iterations})
+		job.Phases = append(job.Phases, Phase{Name: p.name, Benchtime: bt, Count: p.it.Iterations})
 	}
 	return job
 }
@@ -167,7 +166,7 @@ func testJob(a *protocol.Assignment) *testdriver.Job {
 // profile files they ask for, by kind.
 func testBinaryArgs(a *protocol.Assignment) ([]string, map[string]string) {
 	s := &a.Run.Settings
-	args := append(testdriver.Args(a.Run.GoTest.Driver), "-test.benchmem")
+	args := append(Args(a.Run.GoTest.Driver), "-test.benchmem")
 	profiles := map[string]string{}
 	if a.ProfileDir == "" {
 		return args, profiles
@@ -189,7 +188,7 @@ func testBinaryArgs(a *protocol.Assignment) ([]string, map[string]string) {
 func readResults(r io.Reader, a *protocol.Assignment, emit func(*protocol.Iteration) error) (int, error) {
 	s := &a.Run.Settings
 	g := a.Run.GoTest
-	rd := testdriver.NewReader(r)
+	rd := NewReader(r)
 	n := 0
 	phase, index := protocol.PhaseWarmup, 0
 	if s.Warmup.Iterations == 0 {
@@ -234,7 +233,7 @@ func readResults(r io.Reader, a *protocol.Assignment, emit func(*protocol.Iterat
 // output: a skip of it or of a parent is a *worker.SkipError, a failure an
 // error with go test's log, and a result of another benchmark, or none,
 // an error.
-func blockResult(blk *testdriver.Block, rd *testdriver.Reader, want string) (*benchfmt.Result, error) {
+func blockResult(blk *Block, rd *Reader, want string) (*benchfmt.Result, error) {
 	covers := func(name string) bool {
 		name = rd.StripProcs(name)
 		return name == want || strings.HasPrefix(want, name+"/")
@@ -250,7 +249,7 @@ func blockResult(blk *testdriver.Block, rd *testdriver.Reader, want string) (*be
 	var found *benchfmt.Result
 	for _, r := range blk.Results {
 		if r.Name != want || found != nil {
-			return nil, fmt.Errorf("%s iteration %d of %s: the test binary reported a result for %s; the pattern %s selects %s once", blk.Phase, blk.Index, want, r.Name, testdriver.ExactPattern(want), want)
+			return nil, fmt.Errorf("%s iteration %d of %s: the test binary reported a result for %s; the pattern %s selects %s once", blk.Phase, blk.Index, want, r.Name, ExactPattern(want), want)
 		}
 		found = r.Result
 	}
@@ -306,7 +305,7 @@ func childEnv() []string {
 	env := os.Environ()
 	out := env[:0:0]
 	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); k != protocol.EnvAssignment && k != protocol.EnvGuard && k != testdriver.EnvJob {
+		if k, _, _ := strings.Cut(kv, "="); k != protocol.EnvAssignment && k != protocol.EnvGuard && k != EnvJob {
 			out = append(out, kv)
 		}
 	}

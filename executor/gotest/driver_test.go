@@ -1,4 +1,4 @@
-package testdriver
+package gotest
 
 import (
 	"errors"
