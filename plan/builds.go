@@ -3,11 +3,9 @@ package plan
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
-	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -115,56 +113,10 @@ func PGOPath(specPath, pgo string) string {
 	if filepath.IsAbs(pgo) {
 		path = pgo
 	}
-	return absOr(path)
-}
-
-// CheckBuildScope reports, at each build's pgo, a profile outside the
-// module that holds its spec (outside the spec's directory when it is in
-// no module): like a package entry's code, a build's profile comes from
-// the spec's own tree.
-func CheckBuildScope(specs []*spec.Spec) spec.ErrorList {
-	var errs spec.ErrorList
-	for _, s := range specs {
-		for i := range s.Builds {
-			b := &s.Builds[i]
-			if !b.PGOFile() {
-				continue
-			}
-			root, what := absOr(filepath.Dir(s.Path)), "the directory of this spec, which is in no module"
-			mod, found, err := SpecModule(s.Path)
-			if err != nil {
-				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf("builds[%d].pgo: finding the module that holds this spec: %v", i, err)})
-				continue
-			}
-			if found {
-				root, what = mod.Dir, "the directory of "+mod.holding(s.Path)
-			} else if real, err := filepath.EvalSymlinks(root); err == nil {
-				root = real
-			}
-			path := PGOPath(s.Path, b.PGO)
-			if real, err := filepath.EvalSymlinks(path); err == nil {
-				path = real // a link in the tree to a file outside it is outside
-			}
-			if !within(root, path) {
-				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf(
-					"builds[%d].pgo: %s is outside %s; a build's profile is a file of the spec's own tree", i, b.PGO, what)})
-				continue
-			}
-			// Judged by module, as a package is: a nested module is
-			// another module's tree.
-			if nested := nestedModule(root, filepath.Dir(path)); found && nested != "" {
-				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf(
-					"builds[%d].pgo: %s is in another module (%s), not in %s; a build's profile is a file of the spec's own module", i, b.PGO, nested, what)})
-				continue
-			}
-			// A FIFO or a device would hang or flood the compiler.
-			if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf(
-					"builds[%d].pgo: %s is %s, not a profile file", i, b.PGO, filehash.Kind(fi.Mode()))})
-			}
-		}
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
 	}
-	return errs
+	return path
 }
 
 // distinct is errs without the repeats of an error.

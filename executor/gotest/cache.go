@@ -40,7 +40,7 @@ const maxFingerprintFiles = 20000
 // go command: benchspec's driver (driverVersion), the go binary (path,
 // size, modification time), the environment that steers the go command
 // (GO*, CGO_*, CC, CXX, PKG_CONFIG), the variant's flags and environment
-// (a profile it names is a file of the module: plan.CheckBuildScope),
+// (a profile it names is a file of the module: CheckBuildScope),
 // the package argument, the directory, and every file of the module the
 // package is resolved in (path, size, modification time, and the content
 // of go.mod and go.sum). "" means there is no safe fingerprint: no go

@@ -4,7 +4,7 @@
 // the source tree is never written, and lists every result line go test
 // would print, sub-benchmarks included, with one cheap run at b.N = 1
 // (Discover). The forks run that binary; nothing here measures. Which
-// packages a spec may name is checked before: plan.CheckPackageScope.
+// packages a spec may name is checked before: CheckPackageScope.
 //
 // Binaries are cached by content (their SHA-256 names them). A later
 // batch of an unchanged package runs no go command at all: a fingerprint
@@ -222,7 +222,7 @@ func (b *Builder) Load(ctx context.Context, pkg string) (*Package, error) {
 // LoadIn is Load with an import path resolved in the module of directory
 // dir ("": the current one): Benchmarks passes the spec's directory, so
 // that a spec's import path means a package of the module that holds the
-// spec, wherever it is run from (the module plan.CheckPackageScope
+// spec, wherever it is run from (the module CheckPackageScope
 // checks it against).
 func (b *Builder) LoadIn(ctx context.Context, dir, pkg string) (*Package, error) {
 	return b.loadIn(ctx, dir, pkg, variant{})

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchspec/benchspec/executor/gotest"
 	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
@@ -28,7 +29,7 @@ import (
 // as specs (schema and semantics) and the plan is nil.
 //
 // A `package:` entry may name only a package of the module that holds its
-// spec, or of the standard library (plan.CheckPackageScope), unless
+// spec, or of the standard library (gotest.CheckPackageScope), unless
 // opts.allowOutside; a spec that names another is refused before any
 // package is built. Without opts.listPackages, or for specs with errors,
 // nothing of a package is built or run: its entries are checked as
@@ -78,9 +79,9 @@ func load(ctx context.Context, e *Env, paths []string, reg *Registry, opts *load
 		}
 	}
 	if !opts.allowOutside {
-		scoped = plan.CheckPackageScope(specs)
+		scoped = gotest.CheckPackageScope(specs)
 	}
-	scoped = append(scoped, plan.CheckBuildScope(specs)...)
+	scoped = append(scoped, gotest.CheckBuildScope(specs)...)
 	builds, conflicts := batchBuilds(specs)
 	scoped = append(scoped, conflicts...)
 	if !opts.listPackages || partial > 0 {

@@ -1,4 +1,4 @@
-package plan
+package gotest
 
 import (
 	"bufio"
@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/benchspec/benchspec/internal/filehash"
+	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -36,20 +38,20 @@ import (
 // another module's benchmarks says so on the command line
 // (--allow-packages-outside-module), never in the spec.
 
-// Module is the Go module that holds a spec file.
-type Module struct {
+// goModule is the Go module that holds a spec file.
+type goModule struct {
 	Path  string // the module path of its go.mod
 	Dir   string // the directory of its go.mod, absolute, symbolic links resolved
 	GoMod string // the go.mod file
 }
 
-// SpecModule finds the module that holds the spec file at specPath: the
+// specModule finds the module that holds the spec file at specPath: the
 // first go.mod in the spec's directory or above. ok is false when there
 // is none.
-func SpecModule(specPath string) (m Module, ok bool, err error) {
+func specModule(specPath string) (m goModule, ok bool, err error) {
 	dir, err := filepath.Abs(filepath.Dir(specPath))
 	if err != nil {
-		return Module{}, false, err
+		return goModule{}, false, err
 	}
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
@@ -59,13 +61,13 @@ func SpecModule(specPath string) (m Module, ok bool, err error) {
 		if fi, err := os.Stat(gomod); err == nil && !fi.IsDir() {
 			path, err := modulePath(gomod)
 			if err != nil {
-				return Module{}, false, err
+				return goModule{}, false, err
 			}
-			return Module{Path: path, Dir: dir, GoMod: gomod}, true, nil
+			return goModule{Path: path, Dir: dir, GoMod: gomod}, true, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return Module{}, false, nil
+			return goModule{}, false, nil
 		}
 		dir = parent
 	}
@@ -131,7 +133,7 @@ func (l *limitedFile) Read(p []byte) (int, error) {
 func CheckPackageScope(specs []*spec.Spec) spec.ErrorList {
 	var errs spec.ErrorList
 	for _, s := range specs {
-		var mod Module
+		var mod goModule
 		var found bool
 		var modErr error
 		looked := false
@@ -141,10 +143,10 @@ func CheckPackageScope(specs []*spec.Spec) spec.ErrorList {
 				continue
 			}
 			if !looked {
-				mod, found, modErr = SpecModule(s.Path)
+				mod, found, modErr = specModule(s.Path)
 				looked = true
 			}
-			if !filepath.IsAbs(e.Package) && !IsRelative(e.Package) {
+			if !filepath.IsAbs(e.Package) && !plan.IsRelative(e.Package) {
 				if why := uncleanImportPath(e.Package); why != "" {
 					errs = append(errs, &spec.Error{Pos: e.PackagePos, Msg: fmt.Sprintf(
 						"benchmarks[%d].package: %q is not an import path the go command accepts (%s): name the package by its clean import path (no empty, . or .. elements) or by a directory (./x)", e.Index, e.Package, why)})
@@ -169,9 +171,9 @@ func CheckPackageScope(specs []*spec.Spec) spec.ErrorList {
 
 // outside says why the package pkg of the spec at specPath is outside
 // mod (found: the spec is in a module at all), or "".
-func outside(specPath, pkg string, mod Module, found bool) string {
+func outside(specPath, pkg string, mod goModule, found bool) string {
 	where := func() string { return mod.holding(specPath) }
-	if !filepath.IsAbs(pkg) && !IsRelative(pkg) {
+	if !filepath.IsAbs(pkg) && !plan.IsRelative(pkg) {
 		rest, ok := strings.CutPrefix(pkg, mod.Path)
 		ok = ok && found && (rest == "" || rest[0] == '/')
 		switch {
@@ -192,7 +194,7 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 		if real, err := filepath.EvalSymlinks(dir); err == nil {
 			dir = real
 		}
-		if !within(mod.Dir, dir) {
+		if !within(dir, mod.Dir) {
 			return fmt.Sprintf("%s is in %s, outside the directory of %s (a symbolic link leads there)", pkg, dir, where())
 		}
 		if nested := nestedModule(mod.Dir, dir); nested != "" {
@@ -203,11 +205,11 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 	if !found {
 		return fmt.Sprintf("%s is a directory, and this spec is in no module (no go.mod in its directory or above)", pkg)
 	}
-	dir := PackageKey(specPath, pkg)
+	dir := plan.PackageKey(specPath, pkg)
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	if !within(mod.Dir, dir) {
+	if !within(dir, mod.Dir) {
 		return fmt.Sprintf("%s is outside the directory of %s", pkg, where())
 	}
 	if nested := nestedModule(mod.Dir, dir); nested != "" {
@@ -218,18 +220,11 @@ func outside(specPath, pkg string, mod Module, found bool) string {
 
 // holding names m as the module that holds the spec at specPath, with
 // its go.mod relative to the spec's directory.
-func (m Module) holding(specPath string) string {
+func (m goModule) holding(specPath string) string {
 	if rel, err := filepath.Rel(absOr(filepath.Dir(specPath)), m.GoMod); err == nil {
 		return fmt.Sprintf("the module %s that holds this spec (%s)", m.Path, rel)
 	}
 	return fmt.Sprintf("the module %s that holds this spec (%s)", m.Path, m.GoMod)
-}
-
-// within reports whether dir is root or below it (both clean and
-// absolute).
-func within(root, dir string) bool {
-	rel, err := filepath.Rel(root, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // uncleanImportPath says why pkg, written as an import path, is not one
@@ -301,28 +296,65 @@ func isStd(pkg string) bool {
 	return err == nil && fi.IsDir()
 }
 
-var goroot struct {
-	once sync.Once
-	dir  string
-}
-
 // gorootDir is the GOROOT of the go command that builds the packages:
-// go/build.Default's (GOROOT, or the one this binary was built with),
-// else what `go env GOROOT` says (a binary built with -trimpath knows
-// none). It runs no package's code. It asks runtime.GOROOT rather than
-// go/build, which would link go/build, go/doc and internal/platform into
-// every suite binary and run their inits in every fork.
-func gorootDir() string {
-	goroot.once.Do(func() {
-		if dir := runtime.GOROOT(); dir != "" { //nolint:staticcheck // what go/build.Default.GOROOT is
-			goroot.dir = filepath.Clean(dir)
-			return
+// the one this binary knows (runtime.GOROOT: $GOROOT, or where it was
+// built), else what `go env GOROOT` says (a binary built with -trimpath
+// knows none). It runs no package's code.
+var gorootDir = sync.OnceValue(func() string {
+	if dir := runtime.GOROOT(); dir != "" { //nolint:staticcheck // what go/build.Default.GOROOT is
+		return filepath.Clean(dir)
+	}
+	cmd := exec.Command("go", "env", "GOROOT")
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	out, _ := cmd.Output()
+	return strings.TrimSpace(string(out))
+})
+
+// CheckBuildScope reports, at each build's pgo, a profile outside the
+// module that holds its spec (outside the spec's directory when it is in
+// no module): like a package entry's code, a build's profile comes from
+// the spec's own tree.
+func CheckBuildScope(specs []*spec.Spec) spec.ErrorList {
+	var errs spec.ErrorList
+	for _, s := range specs {
+		for i := range s.Builds {
+			b := &s.Builds[i]
+			if !b.PGOFile() {
+				continue
+			}
+			root, what := absOr(filepath.Dir(s.Path)), "the directory of this spec, which is in no module"
+			mod, found, err := specModule(s.Path)
+			if err != nil {
+				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf("builds[%d].pgo: finding the module that holds this spec: %v", i, err)})
+				continue
+			}
+			if found {
+				root, what = mod.Dir, "the directory of "+mod.holding(s.Path)
+			} else if real, err := filepath.EvalSymlinks(root); err == nil {
+				root = real
+			}
+			path := plan.PGOPath(s.Path, b.PGO)
+			if real, err := filepath.EvalSymlinks(path); err == nil {
+				path = real // a link in the tree to a file outside it is outside
+			}
+			if !within(path, root) {
+				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf(
+					"builds[%d].pgo: %s is outside %s; a build's profile is a file of the spec's own tree", i, b.PGO, what)})
+				continue
+			}
+			// Judged by module, as a package is: a nested module is
+			// another module's tree.
+			if nested := nestedModule(root, filepath.Dir(path)); found && nested != "" {
+				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf(
+					"builds[%d].pgo: %s is in another module (%s), not in %s; a build's profile is a file of the spec's own module", i, b.PGO, nested, what)})
+				continue
+			}
+			// A FIFO or a device would hang or flood the compiler.
+			if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+				errs = append(errs, &spec.Error{Pos: b.PGOPos, Msg: fmt.Sprintf(
+					"builds[%d].pgo: %s is %s, not a profile file", i, b.PGO, filehash.Kind(fi.Mode()))})
+			}
 		}
-		cmd := exec.Command("go", "env", "GOROOT")
-		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
-		if out, err := cmd.Output(); err == nil {
-			goroot.dir = strings.TrimSpace(string(out))
-		}
-	})
-	return goroot.dir
+	}
+	return errs
 }

@@ -1,12 +1,12 @@
-package plan_test
+package gotest
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
-	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -33,7 +33,7 @@ func TestPackagePathClimbingOutIsRefused(t *testing.T) {
 	specPath := filepath.Join(mod, "bench", "s.yaml")
 	check := func(pkg string) string {
 		s := &spec.Spec{Path: specPath, Entries: []spec.Entry{{Package: pkg}}}
-		errs := plan.CheckPackageScope([]*spec.Spec{s})
+		errs := CheckPackageScope([]*spec.Spec{s})
 		if len(errs) == 0 {
 			return ""
 		}
@@ -77,7 +77,7 @@ func TestDistributionCommandsAreNotStandardLibrary(t *testing.T) {
 	}
 	check := func(pkg string) string {
 		s := &spec.Spec{Path: filepath.Join(mod, "s.yaml"), Entries: []spec.Entry{{Package: pkg}}}
-		return plan.CheckPackageScope([]*spec.Spec{s}).Error()
+		return CheckPackageScope([]*spec.Spec{s}).Error()
 	}
 	for _, pkg := range []string{"cmd/go", "cmd/compile/internal/ssa", "cmd"} {
 		if msg := check(pkg); !strings.Contains(msg, pkg+" is in the Go distribution's cmd tree") {
@@ -87,6 +87,69 @@ func TestDistributionCommandsAreNotStandardLibrary(t *testing.T) {
 	for _, pkg := range []string{"strings", "encoding/json", "internal/bytealg"} {
 		if msg := check(pkg); msg != "" {
 			t.Errorf("package %s: %s, want accepted", pkg, msg)
+		}
+	}
+}
+
+// TestPGOProfileStaysInTheSpecsModule: a build's profile is a file of
+// the module that holds the spec: a path that climbs out, an absolute
+// path elsewhere, a symbolic link in the module to a file outside and a
+// file of a nested module are refused at the pgo key; a path inside,
+// auto and off pass.
+func TestPGOProfileStaysInTheSpecsModule(t *testing.T) {
+	root := t.TempDir()
+	mod, other := filepath.Join(root, "m"), filepath.Join(root, "other")
+	for _, d := range []string{filepath.Join(mod, "bench"), other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for path, data := range map[string]string{
+		filepath.Join(mod, "go.mod"):               "module example.com/m\n",
+		filepath.Join(mod, "bench", "default.pgo"): "",
+		filepath.Join(other, "default.pgo"):        "",
+	} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(other, "default.pgo"), filepath.Join(mod, "bench", "link.pgo")); err != nil {
+		t.Fatal(err)
+	}
+	check := func(pgo string) string {
+		s := &spec.Spec{Path: filepath.Join(mod, "bench", "s.yaml"), Builds: []spec.Build{{Name: "p", PGO: pgo}}}
+		return CheckBuildScope([]*spec.Spec{s}).Error()
+	}
+	for _, pgo := range []string{"../../other/default.pgo", filepath.Join(other, "default.pgo"), "link.pgo", "../.."} {
+		if msg := check(pgo); !strings.Contains(msg, "builds[0].pgo: "+pgo+" is outside the directory of the module example.com/m") {
+			t.Errorf("pgo %s: %q, want refused", pgo, msg)
+		}
+	}
+	for _, pgo := range []string{"default.pgo", "../bench/default.pgo", filepath.Join(mod, "bench", "default.pgo"), "auto", "off"} {
+		if msg := check(pgo); msg != "" {
+			t.Errorf("pgo %s: %s, want accepted", pgo, msg)
+		}
+	}
+	// A nested module's file is another module's, as its packages are.
+	nested := filepath.Join(mod, "vendored", "prof")
+	if err := os.MkdirAll(nested, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, data := range map[string]string{filepath.Join(mod, "vendored", "go.mod"): "module example.com/v\n", filepath.Join(nested, "default.pgo"): ""} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if msg := check("../vendored/prof/default.pgo"); !strings.Contains(msg, "is in another module (vendored/go.mod)") {
+		t.Errorf("pgo in a nested module: %q, want refused", msg)
+	}
+	// A FIFO or a directory is no profile.
+	if err := syscall.Mkfifo(filepath.Join(mod, "bench", "fifo.pgo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for pgo, want := range map[string]string{"fifo.pgo": "fifo.pgo is a FIFO, not a profile file", ".": ". is a directory, not a profile file"} {
+		if msg := check(pgo); !strings.Contains(msg, want) {
+			t.Errorf("pgo %s: %q, want %q", pgo, msg, want)
 		}
 	}
 }
