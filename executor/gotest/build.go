@@ -209,22 +209,7 @@ func writeByContent(dir, ext string, data []byte) (string, error) {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return path, nil
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-")
-	if err != nil {
-		return "", err
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return "", werr
-	}
-	return path, nil
+	return path, writeFileAtomic(path, data)
 }
 
 var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

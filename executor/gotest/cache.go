@@ -37,15 +37,18 @@ var driverVersion = sync.OnceValue(Version)
 const maxFingerprintFiles = 20000
 
 // fingerprint identifies a build of pkg (run in dir) without running the
-// go command: benchspec's driver (driverVersion), the go binary (path,
-// size, modification time), the environment that steers the go command
-// (GO*, CGO_*, CC, CXX, PKG_CONFIG), the variant's flags and environment
-// (a profile it names is a file of the module: CheckBuildScope),
-// the package argument, the directory, and every file of the module the
-// package is resolved in (path, size, modification time, and the content
-// of go.mod and go.sum). "" means there is no safe fingerprint: no go
-// binary found, a workspace, a go.mod replace to a directory, or a module
-// too large to walk; such a package is built every time.
+// go command, which caches compiled packages but not a test binary's
+// link: `go list` and `go test -c` would cost about a second per package
+// on every plan and run. It keys on benchspec's driver (driverVersion),
+// the go binary (path, size, modification time), the environment that
+// steers the go command (GO*, CGO_*, CC, CXX, PKG_CONFIG), the variant's
+// flags and environment (a profile it names is a file of the module:
+// CheckBuildScope), the package argument, the directory, and every file
+// of the module the package is resolved in (path, size, modification
+// time, and the content of go.mod and go.sum). "" means there is no safe
+// fingerprint: no go binary found, a workspace, a go.mod replace to a
+// directory, or a module too large to walk; such a package is built
+// every time.
 func fingerprint(goBin, dir, pkg string, x variant) string {
 	if os.Getenv("BENCHSPEC_CACHE_NO_INDEX") != "" {
 		return ""
@@ -59,9 +62,11 @@ func fingerprint(goBin, dir, pkg string, x variant) string {
 	if err != nil {
 		return ""
 	}
-	if !statInto(h, gopath) {
+	gofi, err := os.Stat(gopath)
+	if err != nil {
 		return ""
 	}
+	fmt.Fprintf(h, "%s %d %d\x00", gopath, gofi.Size(), gofi.ModTime().UnixNano())
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -100,15 +105,6 @@ func fingerprint(goBin, dir, pkg string, x variant) string {
 		return ""
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-func statInto(h io.Writer, path string) bool {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
-	fmt.Fprintf(h, "%s %d %d\x00", path, fi.Size(), fi.ModTime().UnixNano())
-	return true
 }
 
 // walkInto writes every file of the module at root into h, except those
@@ -251,19 +247,21 @@ func verifyBinary(path string) error {
 	return nil
 }
 
-// discard removes a cached binary that failed verifyBinary, with its
-// record and listing.
-func discard(cache, path string) {
+// discard removes a cached binary that failed verifyBinary (a regular
+// file or a link, never a directory), with its record and listing.
+func discard(cache, path string) error {
 	if filepath.Dir(path) != filepath.Clean(cache) {
-		return
+		return nil
 	}
-	if fi, err := os.Lstat(path); err == nil && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0) {
-		os.Remove(path)
+	var err error
+	if fi, lerr := os.Lstat(path); lerr == nil && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0) {
+		err = os.Remove(path)
 	}
 	os.Remove(path + sumExt)
 	if isDir(filepath.Join(cache, "index")) {
 		os.Remove(listingPath(cache, path))
 	}
+	return err
 }
 
 // isDir reports whether path is a directory itself, not a symbolic link
@@ -460,12 +458,8 @@ func (l Limits) Prune(cache string, keep ...string) ([]Entry, error) {
 		if (!old && !big) || slices.Contains(keep, e.Path) {
 			continue
 		}
-		if err := os.Remove(e.Path); err != nil {
+		if err := discard(cache, e.Path); err != nil {
 			return removed, err
-		}
-		os.Remove(e.Path + sumExt)
-		if isDir(filepath.Join(cache, "index")) {
-			os.Remove(listingPath(cache, e.Path))
 		}
 		total -= e.Size
 		removed = append(removed, e)
@@ -508,10 +502,9 @@ func Clear(cache string) ([]Entry, error) {
 		return nil, err
 	}
 	for i, e := range entries {
-		if err := os.Remove(e.Path); err != nil {
+		if err := discard(cache, e.Path); err != nil {
 			return entries[:i], err
 		}
-		os.Remove(e.Path + sumExt)
 	}
 	for _, dir := range []string{"index", "overlay", "modules", "workspaces"} {
 		if err := os.RemoveAll(filepath.Join(cache, dir)); err != nil {

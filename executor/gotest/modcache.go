@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -116,17 +115,16 @@ func (b *Builder) modFileWith(ctx context.Context, cache, dir string, x variant,
 		return nil, fmt.Errorf("test binary cache: %w", err)
 	}
 	mf := &modFile{path: filepath.Join(tmp, "go.mod"), cleanup: func() { os.RemoveAll(tmp) }}
-	if err := copyFile(gomod, mf.path, 0o644); err != nil {
-		mf.close()
-		return nil, fmt.Errorf("test binary cache: %w", err)
+	err = copyFile(gomod, mf.path, 0o644)
+	if gosum := strings.TrimSuffix(gomod, ".mod") + ".sum"; err == nil && fileExists(gosum) {
+		err = copyFile(gosum, filepath.Join(tmp, "go.sum"), 0o644)
 	}
-	if gosum := strings.TrimSuffix(gomod, ".mod") + ".sum"; fileExists(gosum) {
-		if err := copyFile(gosum, filepath.Join(tmp, "go.sum"), 0o644); err != nil {
-			mf.close()
-			return nil, fmt.Errorf("test binary cache: %w", err)
-		}
+	if err != nil {
+		err = fmt.Errorf("test binary cache: %w", err)
+	} else {
+		_, err = b.goCmd(ctx, dir, x, "mod", "edit", "-replace="+path+"="+dst, mf.path)
 	}
-	if _, err := b.goCmd(ctx, dir, x, "mod", "edit", "-replace="+path+"="+dst, mf.path); err != nil {
+	if err != nil {
 		mf.close()
 		return nil, err
 	}
@@ -248,20 +246,11 @@ func checkCopy(dir string) error {
 }
 
 func copyFile(src, dst string, perm fs.FileMode) error {
-	in, err := os.Open(src)
+	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return os.WriteFile(dst, data, perm)
 }
 
 // pruneModules removes the module copies unused for longer than maxAge
