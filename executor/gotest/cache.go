@@ -147,10 +147,11 @@ func moduleRoot(dir string) string {
 	return ""
 }
 
+// findUp is the first file (not a directory) name in dir or above, or "".
 func findUp(dir, name string) string {
 	for {
-		if p := filepath.Join(dir, name); fileExists(p) {
-			return p
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && !fi.IsDir() {
+			return filepath.Join(dir, name)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

@@ -1,10 +1,10 @@
 package gotest
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path"
@@ -56,21 +56,15 @@ func specModule(specPath string) (m goModule, ok bool, err error) {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	for {
-		gomod := filepath.Join(dir, "go.mod")
-		if fi, err := os.Stat(gomod); err == nil && !fi.IsDir() {
-			path, err := modulePath(gomod)
-			if err != nil {
-				return goModule{}, false, err
-			}
-			return goModule{Path: path, Dir: dir, GoMod: gomod}, true, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return goModule{}, false, nil
-		}
-		dir = parent
+	gomod := findUp(dir, "go.mod")
+	if gomod == "" {
+		return goModule{}, false, nil
 	}
+	path, err := modulePath(gomod)
+	if err != nil {
+		return goModule{}, false, err
+	}
+	return goModule{Path: path, Dir: filepath.Dir(gomod), GoMod: gomod}, true, nil
 }
 
 // maxGoMod bounds the bytes of a go.mod read for its module line.
@@ -83,10 +77,14 @@ func modulePath(gomod string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(&limitedFile{f, maxGoMod})
-	sc.Buffer(make([]byte, 0, 4096), maxGoMod)
-	for sc.Scan() {
-		line := sc.Bytes()
+	data, err := io.ReadAll(io.LimitReader(f, maxGoMod+1))
+	if err == nil && len(data) > maxGoMod {
+		err = errors.New("go.mod larger than 1 MiB")
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", gomod, err)
+	}
+	for line := range bytes.Lines(data) {
 		if i := bytes.Index(line, []byte("//")); i >= 0 {
 			line = line[:i]
 		}
@@ -103,28 +101,7 @@ func modulePath(gomod string) (string, error) {
 		}
 		return p, nil
 	}
-	if err := sc.Err(); err != nil {
-		return "", fmt.Errorf("%s: %w", gomod, err)
-	}
 	return "", fmt.Errorf("%s: no module directive", gomod)
-}
-
-// limitedFile reads at most n bytes of f.
-type limitedFile struct {
-	f *os.File
-	n int64
-}
-
-func (l *limitedFile) Read(p []byte) (int, error) {
-	if l.n <= 0 {
-		return 0, errors.New("go.mod larger than 1 MiB")
-	}
-	if int64(len(p)) > l.n {
-		p = p[:l.n]
-	}
-	n, err := l.f.Read(p)
-	l.n -= int64(n)
-	return n, err
 }
 
 // CheckPackageScope reports, at the position of each `package:` that
