@@ -62,14 +62,14 @@ func TestWarmCacheSkipsTheGoCommandUntilAFileChanges(t *testing.T) {
 	dir := scratchModule(t)
 	ctx := context.Background()
 
-	first, err := (&Builder{CacheDir: cache, Go: goBin}).Load(ctx, dir)
+	first, err := (&Builder{CacheDir: cache, Go: goBin}).loadIn(ctx, "", dir, variant{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := goCalls(t, log); strings.Join(got, " ") != "list test" {
 		t.Errorf("cold load ran go %v, want list and test", got)
 	}
-	second, err := (&Builder{CacheDir: cache, Go: goBin}).Load(ctx, dir)
+	second, err := (&Builder{CacheDir: cache, Go: goBin}).loadIn(ctx, "", dir, variant{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestWarmCacheSkipsTheGoCommandUntilAFileChanges(t *testing.T) {
 	later := time.Now().Add(time.Second)
 	os.WriteFile(filepath.Join(dir, "sub/sub.go"), []byte("package sub\n\nconst N = 2\n"), 0o644)
 	os.Chtimes(filepath.Join(dir, "sub/sub.go"), later, later)
-	if _, err := (&Builder{CacheDir: cache, Go: goBin}).Load(ctx, dir); err != nil {
+	if _, err := (&Builder{CacheDir: cache, Go: goBin}).loadIn(ctx, "", dir, variant{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := goCalls(t, log); len(got) != 4 {

@@ -209,26 +209,15 @@ func firstPackagePos(specs []*spec.Spec, key string) spec.Pos {
 	return spec.Pos{}
 }
 
-// Load builds the test binary of pkg and lists its benchmark functions.
-// pkg is an import path, resolved in the current directory's module (or
-// the standard library), or a directory, which the go command then runs
-// in, so that it is resolved in its own module. A path that names no
-// package or several, a package without test files or benchmarks, and a
-// build failure are errors that say so.
-func (b *Builder) Load(ctx context.Context, pkg string) (*Package, error) {
-	return b.LoadIn(ctx, "", pkg)
-}
-
-// LoadIn is Load with an import path resolved in the module of directory
-// dir ("": the current one): Benchmarks passes the spec's directory, so
+// loadIn builds the test binary of pkg, in the variant x, and lists its
+// benchmark functions. pkg is an import path, resolved in the module of
+// directory dir ("": the current one; Benchmarks passes the spec's, so
 // that a spec's import path means a package of the module that holds the
-// spec, wherever it is run from (the module CheckPackageScope
-// checks it against).
-func (b *Builder) LoadIn(ctx context.Context, dir, pkg string) (*Package, error) {
-	return b.loadIn(ctx, dir, pkg, variant{})
-}
-
-// loadIn is LoadIn of the variant x of the package.
+// spec, wherever it is run from: the module CheckPackageScope checks it
+// against) or the standard library, or a directory, which the go command
+// then runs in, so that it is resolved in its own module. A path that
+// names no package or several, a package without test files or
+// benchmarks, and a build failure are errors that say so.
 func (b *Builder) loadIn(ctx context.Context, dir, pkg string, x variant) (*Package, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -26,7 +26,7 @@ func TestLoadBuildsOnceAndCachesByContent(t *testing.T) {
 	cache := t.TempDir()
 	ctx := context.Background()
 	b := &Builder{CacheDir: cache}
-	p, err := b.Load(ctx, "strings")
+	p, err := b.loadIn(ctx, "", "strings", variant{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +38,12 @@ func TestLoadBuildsOnceAndCachesByContent(t *testing.T) {
 			t.Errorf("benchmarks lack %s: %v", want, p.Benchmarks)
 		}
 	}
-	if again, _ := b.Load(ctx, "strings"); again != p {
+	if again, _ := b.loadIn(ctx, "", "strings", variant{}); again != p {
 		t.Error("a second Load of the same package built it again")
 	}
 	// A new batch finds the very same file (by the fingerprint, or by
 	// rebuilding: its name is the binary's content hash).
-	fresh, err := (&Builder{CacheDir: cache}).Load(ctx, "strings")
+	fresh, err := (&Builder{CacheDir: cache}).loadIn(ctx, "", "strings", variant{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestLoadBuildsOnceAndCachesByContent(t *testing.T) {
 	}
 	// Without the index, the rebuild gets the same file too.
 	t.Setenv("BENCHSPEC_CACHE_NO_INDEX", "1")
-	if rebuilt, err := (&Builder{CacheDir: cache}).Load(ctx, "strings"); err != nil || rebuilt.Binary != p.Binary {
+	if rebuilt, err := (&Builder{CacheDir: cache}).loadIn(ctx, "", "strings", variant{}); err != nil || rebuilt.Binary != p.Binary {
 		t.Errorf("rebuilt without the index: %v, %v; want %s", rebuilt, err, p.Binary)
 	}
 }
@@ -79,7 +79,7 @@ func TestLoadErrors(t *testing.T) {
 	b := &Builder{CacheDir: t.TempDir()}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {
-			_, err := b.Load(context.Background(), tt.pkg)
+			_, err := b.loadIn(context.Background(), "", tt.pkg, variant{})
 			if err == nil {
 				t.Fatal("no error")
 			}

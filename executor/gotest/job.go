@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Job is what the driver runs: each benchmark, every phase in order,
@@ -31,10 +30,6 @@ type Phase struct {
 	Benchtime string // 200ms, or 1x, 1000x
 	Count     int
 }
-
-// Benchtime is the -test.benchtime of a timed phase: d as Go writes
-// durations, which testing parses back exactly.
-func Benchtime(d time.Duration) string { return d.String() }
 
 // Times is the -test.benchtime of n invocations: "nx".
 func Times(n int) string { return strconv.Itoa(n) + "x" }

@@ -33,7 +33,7 @@ func BenchmarkLoadSideBySide(b *testing.B) {
 	ctx := context.Background()
 	os.Unsetenv("BENCHSPEC_CACHE_NO_INDEX")
 	// The first build fills Go's build cache and ours; it is not counted.
-	if _, err := (&Builder{CacheDir: cache}).Load(ctx, pkg); err != nil {
+	if _, err := (&Builder{CacheDir: cache}).loadIn(ctx, "", pkg, variant{}); err != nil {
 		b.Fatal(err)
 	}
 	var build, warm time.Duration
@@ -41,14 +41,14 @@ func BenchmarkLoadSideBySide(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		os.Setenv("BENCHSPEC_CACHE_NO_INDEX", "1")
 		t0 := time.Now()
-		cold, err := (&Builder{CacheDir: cache}).Load(ctx, pkg)
+		cold, err := (&Builder{CacheDir: cache}).loadIn(ctx, "", pkg, variant{})
 		build += time.Since(t0)
 		os.Unsetenv("BENCHSPEC_CACHE_NO_INDEX")
 		if err != nil {
 			b.Fatal(err)
 		}
 		t0 = time.Now()
-		hot, err := (&Builder{CacheDir: cache}).Load(ctx, pkg)
+		hot, err := (&Builder{CacheDir: cache}).loadIn(ctx, "", pkg, variant{})
 		warm += time.Since(t0)
 		if err != nil {
 			b.Fatal(err)

@@ -91,7 +91,7 @@ func TestLoadBuildsAPackageOfTheModuleCache(t *testing.T) {
 
 	cache := t.TempDir()
 	ctx := context.Background()
-	p, err := (&Builder{CacheDir: cache}).LoadIn(ctx, main, "example.com/dep")
+	p, err := (&Builder{CacheDir: cache}).loadIn(ctx, main, "example.com/dep", variant{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestLoadBuildsAPackageOfTheModuleCache(t *testing.T) {
 	}
 	// A pruned copy is not handed out by the index: it is built again.
 	os.RemoveAll(p.Dir)
-	again, err := (&Builder{CacheDir: cache}).LoadIn(ctx, main, "example.com/dep")
+	again, err := (&Builder{CacheDir: cache}).loadIn(ctx, main, "example.com/dep", variant{})
 	if err != nil || !fileExists(again.Dir) {
 		t.Errorf("after the copy was removed: %+v, %v; want it copied and built again", again, err)
 	}
@@ -140,7 +140,7 @@ func TestLoadBuildsAPackageOfTheModuleCacheInAWorkspace(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "go.work"), []byte(gowork), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := (&Builder{CacheDir: t.TempDir()}).LoadIn(context.Background(), main, "example.com/dep")
+	p, err := (&Builder{CacheDir: t.TempDir()}).loadIn(context.Background(), main, "example.com/dep", variant{})
 	if err != nil {
 		t.Fatalf("%v\nwant the package built in the workspace", err)
 	}
@@ -161,7 +161,7 @@ func TestAnEditedModuleCopyIsCopiedAgain(t *testing.T) {
 	main := t.TempDir()
 	mainWithDep(t, main)
 	cache, ctx := t.TempDir(), context.Background()
-	p, err := (&Builder{CacheDir: cache}).LoadIn(ctx, main, "example.com/dep")
+	p, err := (&Builder{CacheDir: cache}).loadIn(ctx, main, "example.com/dep", variant{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestAnEditedModuleCopyIsCopiedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warned []string
-	if _, err := (&Builder{CacheDir: cache, Warn: func(m string) { warned = append(warned, m) }}).LoadIn(ctx, main, "example.com/dep"); err != nil {
+	if _, err := (&Builder{CacheDir: cache, Warn: func(m string) { warned = append(warned, m) }}).loadIn(ctx, main, "example.com/dep", variant{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(warned) != 1 || !strings.Contains(warned[0], "dep.go was changed since it was copied") {
