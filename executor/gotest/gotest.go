@@ -1,10 +1,12 @@
-// Package gotest turns the `package:` entries of specs into benchmarks:
-// it builds each named package's test binary once, with benchspec's
-// driver (driver.go) added through `go test -overlay` so that
-// the source tree is never written, and lists every result line go test
-// would print, sub-benchmarks included, with one cheap run at b.N = 1
-// (Discover). The forks run that binary; nothing here measures. Which
-// packages a spec may name is checked before: CheckPackageScope.
+// Package gotest is everything benchspec does with go test packages. It
+// turns the `package:` entries of specs into benchmarks: it builds each
+// named package's test binary once, with benchspec's driver (driver.go)
+// added through `go test -overlay` so that the source tree is never
+// written, and lists every result line go test would print,
+// sub-benchmarks included, with one cheap run at b.N = 1 (Discover).
+// Each fork of a package benchmark is the benchspec program running that
+// binary (RunTestBinary); the testing package measures. Which packages a
+// spec may name is checked before anything is built: CheckPackageScope.
 //
 // Binaries are cached by content (their SHA-256 names them). A later
 // batch of an unchanged package runs no go command at all: a fingerprint
