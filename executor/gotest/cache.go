@@ -1,8 +1,6 @@
 package gotest
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,6 +18,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/mod/modfile"
 
 	"github.com/benchspec/benchspec/internal/filehash"
 )
@@ -162,20 +162,13 @@ func findUp(dir, name string) string {
 }
 
 // hasLocalReplace reports whether go.mod replaces a module with a
-// directory (a right-hand side that is a path: ./x, ../x, /x).
+// directory (./x, ../x, /x), or cannot be read to tell.
 func hasLocalReplace(gomod []byte) bool {
-	sc := bufio.NewScanner(bytes.NewReader(gomod))
-	for sc.Scan() {
-		_, rhs, ok := strings.Cut(sc.Text(), "=>")
-		if !ok {
-			continue
-		}
-		rhs = strings.TrimSpace(rhs)
-		if strings.HasPrefix(rhs, ".") || strings.HasPrefix(rhs, "/") || filepath.IsAbs(rhs) {
-			return true
-		}
+	f, err := modfile.Parse("go.mod", gomod, nil)
+	if err != nil {
+		return true
 	}
-	return false
+	return slices.ContainsFunc(f.Replace, func(r *modfile.Replace) bool { return modfile.IsDirectoryPath(r.New.Path) })
 }
 
 // A cached test binary is run only after its content is checked

@@ -1,7 +1,6 @@
 package gotest
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +9,10 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
+
+	"golang.org/x/mod/modfile"
 
 	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/plan"
@@ -84,21 +84,7 @@ func modulePath(gomod string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", gomod, err)
 	}
-	for line := range bytes.Lines(data) {
-		if i := bytes.Index(line, []byte("//")); i >= 0 {
-			line = line[:i]
-		}
-		rest, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("module"))
-		if !ok || len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
-			continue
-		}
-		p := string(bytes.TrimSpace(rest))
-		if uq, err := strconv.Unquote(p); err == nil {
-			p = uq
-		}
-		if p == "" || strings.ContainsAny(p, " \t") {
-			break
-		}
+	if p := modfile.ModulePath(data); p != "" {
 		return p, nil
 	}
 	return "", fmt.Errorf("%s: no module directive", gomod)
