@@ -7,7 +7,7 @@
 //     every measured fork.
 //   - Forks, not iterations, are the experimental unit: iterations of one
 //     process share its layout and core, so the error is the 99.9 %
-//     Student-t half-width over the fork means (report/internal/forkstat;
+//     Student-t half-width over the fork means (report/stats;
 //     docs/statistics.md); JMH's is kept as IterationError.
 //   - A run with a failed fork has no numbers: a number from the forks
 //     that survived would be wrong. Numbers that do not exist are null in

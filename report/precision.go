@@ -6,7 +6,7 @@ import (
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // Why a run with a precision target (spec.Precision) stopped adding forks.
@@ -17,7 +17,7 @@ const (
 )
 
 // MaxForks is the most forks Variance.ForksNeeded answers with.
-const MaxForks = forkstat.MaxForks
+const MaxForks = stats.MaxForks
 
 // Precision is how a run with a precision target ended: why it stopped
 // and what it cost.
@@ -75,7 +75,7 @@ type Growth struct {
 // iterations as Kalibera and Jones's optimal allocation asks for. A fork
 // mean of n iterations varies by σ²b + σ²w/n; at a fork cost c_f and an
 // iteration cost c_i, the precision bought per unit of time is greatest
-// at n* = √(c_f·σ²w / (c_i·σ²b)) (forkstat.Model.OptimalIterations).
+// at n* = √(c_f·σ²w / (c_i·σ²b)) (stats.Model.OptimalIterations).
 // Where n* is above the iterations the last fork ran, longer forks pay
 // more than more forks: the next one runs up to n*, at most twice as many
 // as the last (the components of a few forks are rough estimates, so the
@@ -111,7 +111,7 @@ func NextFork(r *plan.Run, forks []protocol.ForkResult) Growth {
 // allocation is what a run's measured forks say of the costs and the
 // variance components that size its next fork.
 type allocation struct {
-	model          forkstat.Model
+	model          stats.Model
 	forkNs, iterNs float64 // NaN or 0 when unknown
 	last           int     // measurement iterations of the last measured fork
 	iterations     []int   // per measured fork
@@ -165,12 +165,12 @@ func allocationOf(r *plan.Run, forks []protocol.ForkResult) allocation {
 	for _, g := range raw {
 		for _, v := range g {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				a.model = forkstat.Of(nil)
+				a.model = stats.Of(nil)
 				return a
 			}
 		}
 	}
-	a.model = forkstat.Of(raw)
+	a.model = stats.Of(raw)
 	if n > 0 && iters > 0 {
 		a.forkNs, a.iterNs = outside/float64(n), inside/iters
 	}
@@ -200,7 +200,7 @@ func relativeError(r *plan.Run, forks []protocol.ForkResult) float64 {
 		}
 		raw = append(raw, scores)
 	}
-	m := forkstat.Of(raw)
+	m := stats.Of(raw)
 	return m.HalfWidth(Confidence) / math.Abs(m.Mean)
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report/diag"
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -452,7 +452,7 @@ func upgradeV1(rep *Report) {
 	rep.SchemaVersion = SchemaVersion
 	up := func(m *Metric) {
 		m.IterationError = m.ScoreError
-		m.model(forkstat.Of(rawFloats(m.RawData)), DefaultTargetError)
+		m.model(stats.Of(rawFloats(m.RawData)), DefaultTargetError)
 	}
 	for i := range rep.Runs {
 		run := &rep.Runs[i]

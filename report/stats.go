@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/internal/protocol/hist"
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // Confidence is the level of every score error and confidence interval.
@@ -109,10 +109,10 @@ func metricOf(raw [][]float64, unit string) Metric {
 	}
 	if !finite {
 		m.fill(math.NaN(), math.NaN(), math.NaN(), math.NaN(), func(float64) float64 { return math.NaN() })
-		m.model(forkstat.Of(nil), DefaultTargetError)
+		m.model(stats.Of(nil), DefaultTargetError)
 		return m
 	}
-	model := forkstat.Of(raw)
+	model := stats.Of(raw)
 	sort.Float64s(all)
 	mean, stdev := stat.MeanStdDev(all, nil)
 	if len(all) == 1 {
@@ -126,7 +126,7 @@ func metricOf(raw [][]float64, unit string) Metric {
 // model sets the score's error and confidence interval from the fork
 // means, and the Variance, with ForksNeeded aiming at a relative
 // half-width of target.
-func (m *Metric) model(fm forkstat.Model, target float64) {
+func (m *Metric) model(fm stats.Model, target float64) {
 	e := fm.HalfWidth(Confidence)
 	m.ScoreError = Float(e)
 	m.ScoreConfidence = [2]Float{m.Score - Float(e), m.Score + Float(e)}
@@ -152,7 +152,7 @@ func (m *Metric) withTarget(target float64) {
 	if m.Variance == nil || !(target > 0) {
 		return
 	}
-	m.model(forkstat.Of(rawFloats(m.RawData)), target)
+	m.model(stats.Of(rawFloats(m.RawData)), target)
 }
 
 // rawFloats converts raw data back to float64, leaving out values that

@@ -67,7 +67,7 @@ func (it *Iterations) UnmarshalJSON(data []byte) error { return unmarshalFields(
 // Many short forks, not a few long ones: 20 forks of 2 warmup and 3
 // measurement iterations of 100 ms, about 10 s a run where 3 forks of
 // 3 + 5 iterations of 1 s took 24 s. The score's 99.9 % error counts
-// forks (package report/internal/forkstat), and between-fork variance dominates
+// forks (package report/stats), and between-fork variance dominates
 // on the machines measured (a fresh process draws its layout, core and
 // start-up state): Kalibera and Jones's allocation buys forks. With 3
 // forks the interval's t is 31.6, with 20 it is 3.9, and the error

@@ -31,7 +31,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/benchspec/benchspec/report"
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -144,7 +144,7 @@ type Pair struct {
 	// ForksNeeded is, for an inconclusive pair, the forks a side that
 	// would decide it if the change and the spread of the fork means
 	// stayed as measured; omitted when unknown or beyond
-	// forkstat.MaxForks.
+	// stats.MaxForks.
 	ForksNeeded int `json:"forks_needed,omitempty"`
 	// Stop is why a sequential comparison (benchspec ab) stopped adding
 	// pairs to the run: StopDecided, StopBudget or StopBound; "" for a
@@ -533,7 +533,7 @@ func familyText(correction string, m int) string {
 // the rank test can be significant at all (rankMinForks) and what it
 // would need if the fork means kept the order measured
 // (rankForksToDecide); more than the forks it had, as those did not
-// decide it. 0 when more than forkstat.MaxForks would be needed.
+// decide it. 0 when more than stats.MaxForks would be needed.
 func rankForksNeeded(fa, fb []float64, r rankResult, margin, alpha float64) int {
 	k := rankMinForks(alpha)
 	rk, ok := rankForksToDecide(r.u, len(fa), len(fb), alpha)
@@ -545,7 +545,7 @@ func rankForksNeeded(fa, fb []float64, r rankResult, margin, alpha float64) int 
 		k = max(k, wk)
 	}
 	k = max(k, min(len(fa), len(fb))+1)
-	if k > forkstat.MaxForks {
+	if k > stats.MaxForks {
 		return 0
 	}
 	return k

@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // Corrections for the family of one comparison (Options.Correction).
@@ -83,10 +83,10 @@ func beyondP(est, se, df, up, down float64) float64 {
 var tQuantiles sync.Map // [2]float64{p, df} → float64
 
 // tQuantile is the p quantile of Student's t with df degrees of freedom;
-// cached for whole df up to forkstat.MaxForks only, so that the cache
+// cached for whole df up to stats.MaxForks only, so that the cache
 // stays bounded (Welch's fractional df are computed afresh).
 func tQuantile(p, df float64) float64 {
-	if df != math.Trunc(df) || df > forkstat.MaxForks {
+	if df != math.Trunc(df) || df > stats.MaxForks {
 		return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(p)
 	}
 	key := [2]float64{p, df}
@@ -98,7 +98,7 @@ func tQuantile(p, df float64) float64 {
 	return q
 }
 
-// searchUp returns the smallest n in 2..forkstat.MaxForks for which
+// searchUp returns the smallest n in 2..stats.MaxForks for which
 // fits(n) holds, where fits is a t interval's half-width t(n)·√(v/n)
 // under a margin and ratio is v/margin²: since the normal quantile z is
 // below t's, fewer than z²·ratio samples never fit, and the search
@@ -108,17 +108,17 @@ func tQuantile(p, df float64) float64 {
 func searchUp(ratio, alpha float64, fits func(n int) bool) (int, bool) {
 	z := distuv.UnitNormal.Quantile(1 - alpha/2)
 	low := math.Ceil(z * z * ratio)
-	if !(low <= forkstat.MaxForks) {
+	if !(low <= stats.MaxForks) {
 		return 0, false
 	}
 	lo := max(int(low), 2) - 1 // fits(lo) is false, or lo is 1
 	hi, step := lo+1, 1
 	for !fits(hi) {
-		if hi == forkstat.MaxForks {
+		if hi == stats.MaxForks {
 			return 0, false
 		}
 		lo, step = hi, 2*step
-		hi = min(lo+step, forkstat.MaxForks)
+		hi = min(lo+step, stats.MaxForks)
 	}
-	return forkstat.Bisect(lo, hi, fits), true
+	return stats.Bisect(lo, hi, fits), true
 }

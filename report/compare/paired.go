@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/report"
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // Two builds, one batch.
@@ -259,7 +259,7 @@ func pairedSide(means []float64) Side {
 	for i, m := range means {
 		groups[i] = []float64{m}
 	}
-	m := forkstat.Of(groups)
+	m := stats.Of(groups)
 	s.Score, s.Error = report.Float(m.Mean), report.Float(m.HalfWidth(report.Confidence))
 	return s
 }

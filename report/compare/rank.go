@@ -4,10 +4,10 @@ import (
 	"errors"
 	"math"
 
-	"github.com/aclements/go-moremath/stats"
+	moremath "github.com/aclements/go-moremath/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // rankResult is the two-sided Mann–Whitney U test of two samples.
@@ -24,9 +24,9 @@ type rankResult struct {
 // equal is no evidence of a difference: p 1. ok is false when a side
 // is empty.
 func rankTest(a, b []float64) (r rankResult, ok bool) {
-	res, err := stats.MannWhitneyUTest(a, b, stats.LocationDiffers)
+	res, err := moremath.MannWhitneyUTest(a, b, moremath.LocationDiffers)
 	switch {
-	case errors.Is(err, stats.ErrSamplesEqual):
+	case errors.Is(err, moremath.ErrSamplesEqual):
 		return rankResult{u: float64(len(a)*len(b)) / 2, p: 1}, true
 	case err != nil:
 		return r, false
@@ -50,9 +50,9 @@ func rankMinP(n1, n2 int) float64 {
 // test can be significant at all at level alpha: 2/C(2k, k) < alpha
 // (4 at 0.05, 5 at 0.01).
 func rankMinForks(alpha float64) int {
-	k, ok := forkstat.SmallestForks(func(k int) bool { return rankMinP(k, k) < alpha })
+	k, ok := stats.SmallestForks(func(k int) bool { return rankMinP(k, k) < alpha })
 	if !ok {
-		return forkstat.MaxForks + 1
+		return stats.MaxForks + 1
 	}
 	return k
 }
@@ -64,14 +64,14 @@ func rankMinForks(alpha float64) int {
 // normal approximation (with the continuity correction the library
 // uses), never below rankMinForks. ok is false when the order is even
 // (a share of ½: no number of forks would show a difference) or beyond
-// forkstat.MaxForks.
+// stats.MaxForks.
 func rankForksToDecide(u float64, n1, n2 int, alpha float64) (int, bool) {
 	d := math.Abs(u/float64(n1*n2) - 0.5)
 	if !(d > 0) {
 		return 0, false
 	}
 	z := distuv.UnitNormal.Quantile(1 - alpha/2)
-	return forkstat.SmallestForks(func(k int) bool {
+	return stats.SmallestForks(func(k int) bool {
 		n := float64(k)
 		return rankMinP(k, k) < alpha && d*n*n-0.5 > z*math.Sqrt(n*n*(2*n+1)/12)
 	})

@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // A sequential decision: ab looks at its pairs after every block it
@@ -52,7 +52,7 @@ const huberK = 1.5
 // that its mean-like sequence uses: sd(ψ(d − est)) / (share of |d − est|
 // under the clip).
 func huberLocation(d []float64) (est, sd float64) {
-	c := huberK * 1.4826 * forkstat.MedianAbsDev(d)
+	c := huberK * 1.4826 * stats.MedianAbsDev(d)
 	if c == 0 {
 		// More than half the ratios are equal: clip at the ratios'
 		// own spread instead, or none when all are.
@@ -138,7 +138,7 @@ func sequencePairs(sd, margin, alpha float64, bound int) (int, bool) {
 	if !fits(bound) {
 		return 0, false
 	}
-	return forkstat.Bisect(1, bound, fits), true // the half-width shrinks with n
+	return stats.Bisect(1, bound, fits), true // the half-width shrinks with n
 }
 
 // sequenceVerdict reads an interval [lo, hi] of a relative change

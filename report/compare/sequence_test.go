@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // TestSequenceHalfWidth: at the pairs it is tuned for, the sequence at
@@ -190,6 +190,6 @@ func TestSequentialFindsPlanted(t *testing.T) {
 		if found < 90 || wrong > 2 || twin > 2 {
 			t.Errorf("+%.0f %% (%s): %d of 100 regressions, %d unchanged or improvements, the twin %d times a change; want at least 90, and at most 2 of each (alpha %g)", 100*(c.factor-1), c.model.name, found, wrong, twin, SequenceAlpha)
 		}
-		t.Logf("+%.0f %% (%s), threshold 1 %%: %d of 100 regressions; pairs taken: median %.0f, most %d", 100*(c.factor-1), c.model.name, found, forkstat.Median(used), most)
+		t.Logf("+%.0f %% (%s), threshold 1 %%: %d of 100 regressions; pairs taken: median %.0f, most %d", 100*(c.factor-1), c.model.name, found, stats.Median(used), most)
 	}
 }

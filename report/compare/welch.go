@@ -46,7 +46,7 @@ func welch(a, b []float64, alpha float64) (w welchResult, ok bool) {
 // forksToDecide returns the smallest number of forks a side whose Welch
 // interval (at 1−alpha) would have a half-width below margin, if the
 // fork means of each side kept the variance of a and b. ok is false
-// beyond forkstat.MaxForks, or when the variances are unknown.
+// beyond stats.MaxForks, or when the variances are unknown.
 func forksToDecide(a, b []float64, margin, alpha float64) (int, bool) {
 	if len(a) < 2 || len(b) < 2 || !(margin > 0) {
 		return 0, false

@@ -16,7 +16,7 @@ import (
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/protocol/hist"
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/schemas"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -75,7 +75,7 @@ func timedInput(mode spec.Mode, batch int, d spec.DiagSettings, perFork ...[]flo
 	}
 	// As the report passes it: the error counts forks.
 	iv := intervalOf(all)
-	in.Score, in.Error, in.Count = iv.mean, forkstat.Of(in.Scores).HalfWidth(confidence), iv.n
+	in.Score, in.Error, in.Count = iv.mean, stats.Of(in.Scores).HalfWidth(confidence), iv.n
 	return in
 }
 
@@ -378,7 +378,7 @@ func TestForksDisagreeShare(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("no %s among %v", ForksDisagree, codes(ds))
 	}
-	want := forkstat.Of(in.Scores).BetweenShare()
+	want := stats.Of(in.Scores).BetweenShare()
 	got := ds[i].Evidence["between_share"]
 	if !(want > 0.9) || math.Abs(got-want) > 1e-12 || !strings.Contains(ds[i].Message, pct(want)+" of the variance lies between forks") {
 		t.Errorf("between_share %v, want the model's %v (above 0.9); message: %s", got, want, ds[i].Message)
@@ -386,10 +386,10 @@ func TestForksDisagreeShare(t *testing.T) {
 }
 
 func TestOneWayANOVA(t *testing.T) {
-	// FORKS_DISAGREE reads the report's model (forkstat). Means 2 and 5:
+	// FORKS_DISAGREE reads the report's model (report/stats). Means 2 and 5:
 	// SSB = 13.5 on 1 df, SSW = 4 on 4 df, F = 13.5, the square of the
 	// two-sample t statistic, p = 0.0213.
-	a := forkstat.Of([][]float64{{1, 2, 3}, {4, 5, 6}})
+	a := stats.Of([][]float64{{1, 2, 3}, {4, 5, 6}})
 	if math.Abs(a.F-13.5) > 1e-9 || math.Abs(a.P-0.02131) > 1e-4 {
 		t.Fatalf("F %v p %v, want 13.5 and 0.0213", a.F, a.P)
 	}
@@ -397,7 +397,7 @@ func TestOneWayANOVA(t *testing.T) {
 	if math.Abs(a.Between/a.Within-12.5/3) > 1e-9 {
 		t.Errorf("variance ratio %v, want %v", a.Between/a.Within, 12.5/3)
 	}
-	if a := forkstat.Of([][]float64{{1, 2, 3}}); !math.IsNaN(a.P) {
+	if a := stats.Of([][]float64{{1, 2, 3}}); !math.IsNaN(a.P) {
 		t.Error("one fork: want no ANOVA")
 	}
 }

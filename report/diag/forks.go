@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -18,7 +18,7 @@ func forksDisagree(scores [][]float64, unit string, th spec.DiagSettings) []Diag
 	if !finite(pooled(scores)) {
 		return nil
 	}
-	m := forkstat.Of(scores)
+	m := stats.Of(scores)
 	if m.Forks < 2 || math.IsNaN(m.P) || m.P >= th.ForksDisagreeP {
 		return nil
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // tooFewSamples fires when the score has no useful error (n ≤ 2: with two
@@ -23,7 +23,7 @@ func tooFewSamples(in *Input) []Diagnostic {
 		}}
 	case !math.IsNaN(in.Error) && 2*in.Error > math.Abs(in.Score):
 		// The error counts forks: only forks narrow it.
-		m := forkstat.Of(in.Scores)
+		m := stats.Of(in.Scores)
 		more := "run more forks"
 		if k, ok := m.ForksFor(math.Abs(in.Score)/2, confidence); ok {
 			more = fmt.Sprintf("run more forks (about %d would make it narrower than the score)", k)

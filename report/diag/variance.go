@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -50,7 +50,7 @@ func highVariance(scores [][]float64, th spec.DiagSettings) []Diagnostic {
 	// Two forks give the share one degree of freedom: too few to say.
 	share := math.NaN()
 	if len(scores) >= 3 {
-		share = forkstat.Of(scores).BetweenShare()
+		share = stats.Of(scores).BetweenShare()
 		ev["between_share"] = share
 	}
 	switch {

@@ -3,7 +3,7 @@ package history
 import (
 	"math"
 
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -343,7 +343,7 @@ func median(x []float64) float64 {
 	if len(x) == 0 {
 		return 0
 	}
-	return forkstat.Median(x)
+	return stats.Median(x)
 }
 
 func mean(x []float64) float64 {

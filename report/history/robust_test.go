@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/benchspec/benchspec/report"
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // night is how one simulated night measures: forks fork means, each
@@ -42,12 +42,12 @@ func (n night) point(rng *rand.Rand, batch int, level float64) Point {
 		Stdev: report.Float(0.005 * level), ForkStdev: report.NaN(), ForkMedian: report.NaN(), ForkMAD: report.NaN()}
 	if n.forks >= 2 {
 		p.ForkStdev = report.Float(stat.StdDev(means, nil))
-		med := forkstat.Median(means)
+		med := stats.Median(means)
 		dev := make([]float64, len(means))
 		for i, v := range means {
 			dev[i] = math.Abs(v - med)
 		}
-		p.ForkMedian, p.ForkMAD = report.Float(med), report.Float(forkstat.Median(dev))
+		p.ForkMedian, p.ForkMAD = report.Float(med), report.Float(stats.Median(dev))
 	}
 	return p
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/report"
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // Nights writes reports that are a real report's copies, its runs
@@ -136,7 +136,7 @@ func (n *Nights) WriteFile(path string, start time.Time, label string, factor fu
 			}
 			v.WithinForkStdev, v.BetweenForkStdev = bv.WithinForkStdev*report.Float(f*k), bv.BetweenForkStdev*report.Float(f*k)
 			v.ForksNeeded = nil
-			if need, ok := forkstat.Of(raw).ForksFor(float64(v.TargetError)*math.Abs(float64(m.Score)), report.Confidence); ok {
+			if need, ok := stats.Of(raw).ForksFor(float64(v.TargetError)*math.Abs(float64(m.Score)), report.Confidence); ok {
 				v.ForksNeeded = &need
 			}
 			m.Variance = &v

@@ -41,7 +41,7 @@ import (
 
 	"github.com/benchspec/benchspec/internal/filehash"
 	"github.com/benchspec/benchspec/report"
-	"github.com/benchspec/benchspec/report/internal/forkstat"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // Name is the index's file name in a suite's results directory.
@@ -199,7 +199,7 @@ func forkMedian(m *report.Metric) (median, mad report.Float) {
 		}
 		means = append(means, float64(v))
 	}
-	return report.Float(forkstat.Median(means)), report.Float(forkstat.MedianAbsDev(means))
+	return report.Float(stats.Median(means)), report.Float(stats.MedianAbsDev(means))
 }
 
 // valid reports whether an entry read from the index is whole enough to

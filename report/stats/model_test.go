@@ -1,4 +1,4 @@
-package forkstat
+package stats
 
 import (
 	"math"

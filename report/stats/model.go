@@ -1,4 +1,4 @@
-// Package forkstat is the statistical model every number of a report is
+// Package stats is the statistical model every number of a report is
 // judged by: forks are the experimental unit (Kalibera and Jones,
 // "Rigorous Benchmarking in Reasonable Time", ISMM 2013). A process keeps
 // its memory layout, code placement and core for all its iterations, so
@@ -13,7 +13,7 @@
 // and random. The components (one-way random-effects ANOVA, σ²b clamped
 // at 0) are reported and size a plan (Forks, OptimalIterations), but the
 // interval does not depend on them.
-package forkstat
+package stats
 
 import (
 	"math"
