@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/report/stats"
@@ -51,16 +50,6 @@ func IsQuantileName(name string) bool {
 		}
 	}
 	return false
-}
-
-// halfWidth is the Student-t half-width of the Confidence interval of a
-// mean of n values with sample standard deviation stdev; NaN for n ≤ 1.
-func halfWidth(stdev float64, n int) float64 {
-	if n <= 1 {
-		return math.NaN()
-	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - (1-Confidence)/2)
-	return t * stdev / math.Sqrt(float64(n))
 }
 
 // Percentile is JMH's percentile of sorted values, p in [0, 100]: the
@@ -204,7 +193,7 @@ func metricOfHist(h *hist.Histogram, unit float64, unitName string, raw [][]floa
 // error; the score's own error (model) counts forks and keeps its
 // interval centred on the score set here.
 func (m *Metric) fill(mean, stdev, lo, hi float64, quantile func(q float64) float64) {
-	m.Score, m.IterationError = Float(mean), Float(halfWidth(stdev, m.Count))
+	m.Score, m.IterationError = Float(mean), Float(stats.HalfWidth(Confidence, stdev, m.Count))
 	if m.Variance != nil {
 		e := m.ScoreError
 		m.ScoreConfidence = [2]Float{m.Score - e, m.Score + e}

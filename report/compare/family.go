@@ -3,9 +3,6 @@ package compare
 import (
 	"math"
 	"sort"
-	"sync"
-
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/report/stats"
 )
@@ -70,32 +67,8 @@ func beyondP(est, se, df, up, down float64) float64 {
 		}
 		return 1
 	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
-	p := 2 * math.Min(t.Survival((est-up)/se), t.CDF((est-down)/se))
+	p := 2 * math.Min(stats.TSurvival((est-up)/se, df), stats.TSurvival((down-est)/se, df))
 	return math.Min(1, p)
-}
-
-// tQuantiles caches Student-t quantiles: the inverse incomplete beta
-// function behind them costs tens of microseconds, and a comparison asks
-// for the same few levels at the same few degrees of freedom for every
-// pair, and many more while it searches for the samples that would
-// decide one.
-var tQuantiles sync.Map // [2]float64{p, df} → float64
-
-// tQuantile is the p quantile of Student's t with df degrees of freedom;
-// cached for whole df up to stats.MaxForks only, so that the cache
-// stays bounded (Welch's fractional df are computed afresh).
-func tQuantile(p, df float64) float64 {
-	if df != math.Trunc(df) || df > stats.MaxForks {
-		return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(p)
-	}
-	key := [2]float64{p, df}
-	if q, ok := tQuantiles.Load(key); ok {
-		return q.(float64)
-	}
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(p)
-	tQuantiles.Store(key, q)
-	return q
 }
 
 // searchUp returns the smallest n in 2..stats.MaxForks for which
@@ -106,7 +79,7 @@ func tQuantile(p, df float64) float64 {
 // MaxForks costs fourteen of the slow ones for every pair). ok is false
 // when even MaxForks does not fit.
 func searchUp(ratio, alpha float64, fits func(n int) bool) (int, bool) {
-	z := distuv.UnitNormal.Quantile(1 - alpha/2)
+	z := stats.NormalQuantile(1 - alpha/2)
 	low := math.Ceil(z * z * ratio)
 	if !(low <= stats.MaxForks) {
 		return 0, false

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -33,7 +34,7 @@ func TestHolm(t *testing.T) {
 // TestBeyondP: the p-value of a change beyond ±th is below alpha exactly
 // when the (1−alpha) interval lies wholly beyond a bound.
 func TestBeyondP(t *testing.T) {
-	q := tQuantile(0.975, 9)
+	q := stats.TQuantile(0.975, 9)
 	for _, c := range []struct {
 		est  float64
 		want bool

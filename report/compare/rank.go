@@ -5,7 +5,6 @@ import (
 	"math"
 
 	moremath "github.com/aclements/go-moremath/stats"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/report/stats"
 )
@@ -70,7 +69,7 @@ func rankForksToDecide(u float64, n1, n2 int, alpha float64) (int, bool) {
 	if !(d > 0) {
 		return 0, false
 	}
-	z := distuv.UnitNormal.Quantile(1 - alpha/2)
+	z := stats.NormalQuantile(1 - alpha/2)
 	return stats.SmallestForks(func(k int) bool {
 		n := float64(k)
 		return rankMinP(k, k) < alpha && d*n*n-0.5 > z*math.Sqrt(n*n*(2*n+1)/12)

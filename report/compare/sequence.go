@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/report/stats"
 )
@@ -123,7 +122,7 @@ func sequenceHalfWidth(sd float64, n int, alpha float64) float64 {
 	// The spread is estimated from the n values themselves: widen by
 	// Student's t over the normal quantile, as a fixed-n interval does,
 	// which matters only at the first looks.
-	small := tQuantile(1-alpha/2, t-1) / distuv.UnitNormal.Quantile(1-alpha/2)
+	small := stats.TQuantile(1-alpha/2, t-1) / stats.NormalQuantile(1-alpha/2)
 	return small * sd * math.Sqrt(2*a/(t*t*rho2)*math.Log(math.Sqrt(a)/alpha))
 }
 

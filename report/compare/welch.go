@@ -4,7 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // welchResult is Welch's t-test of the difference of two means.
@@ -37,9 +38,8 @@ func welch(a, b []float64, alpha float64) (w welchResult, ok bool) {
 		return w, true
 	}
 	w.df = (sa + sb) * (sa + sb) / (sa*sa/(na-1) + sb*sb/(nb-1))
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: w.df}
-	w.p = math.Min(1, 2*t.Survival(math.Abs(w.diff)/se))
-	w.halfWidth = t.Quantile(1-alpha/2) * se
+	w.p = stats.TTwoSided(w.diff/se, w.df)
+	w.halfWidth = stats.TQuantile(1-alpha/2, w.df) * se
 	return w, true
 }
 
@@ -59,7 +59,7 @@ func forksToDecide(a, b []float64, margin, alpha float64) (int, bool) {
 		n := float64(k)
 		sa, sb := va/n, vb/n
 		df := (sa + sb) * (sa + sb) / (sa*sa/(n-1) + sb*sb/(n-1))
-		return tQuantile(1-alpha/2, df)*math.Sqrt(sa+sb) < margin
+		return stats.TQuantile(1-alpha/2, df)*math.Sqrt(sa+sb) < margin
 	}
 	return searchUp((va+vb)/(margin*margin), alpha, fits)
 }

@@ -5,7 +5,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // confidence is the level of every interval in evidence, as in the report.
@@ -22,12 +23,7 @@ func intervalOf(xs []float64) interval {
 		return interval{mean: math.NaN(), half: math.NaN()}
 	}
 	mean, sd := stat.MeanStdDev(xs, nil)
-	iv := interval{mean: mean, half: math.NaN(), n: len(xs)}
-	if len(xs) > 1 {
-		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(1 - (1-confidence)/2)
-		iv.half = t * sd / math.Sqrt(float64(len(xs)))
-	}
-	return iv
+	return interval{mean, stats.HalfWidth(confidence, sd, len(xs)), len(xs)}
 }
 
 func (iv interval) lo() float64 { return iv.mean - iv.half }
@@ -79,9 +75,4 @@ func tukey(xs []float64, k float64) (outliers []float64, lo, hi float64) {
 		}
 	}
 	return outliers, lo, hi
-}
-
-// normalTwoSided is the two-sided p-value of a standard normal statistic.
-func normalTwoSided(z float64) float64 {
-	return 2 * distuv.UnitNormal.Survival(math.Abs(z))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -47,7 +48,7 @@ func mannKendall(perFork [][]float64) trend {
 	t.p, t.slope = 1, median(slopes)
 	if t.variance > 0 && t.s != 0 {
 		t.z = (t.s - math.Copysign(1, t.s)) / math.Sqrt(t.variance)
-		t.p = normalTwoSided(t.z)
+		t.p = stats.NormalTwoSided(t.z)
 	}
 	return t
 }

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/benchspec/benchspec/report/stats"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // The change point detection: E-Divisive means (Matteson and James,
@@ -54,7 +53,7 @@ func (t tTest) interval(alpha float64) (lo, hi float64) {
 	if t.mean1 == 0 || t.df < 1 {
 		return math.NaN(), math.NaN()
 	}
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: t.df}.Quantile(1 - alpha/2)
+	q := stats.TQuantile(1-alpha/2, t.df)
 	d := t.mean2 - t.mean1
 	lo, hi = (d-q*t.se)/math.Abs(t.mean1), (d+q*t.se)/math.Abs(t.mean1)
 	return lo, hi
@@ -229,7 +228,7 @@ func (d *detector) test(lo, at, hi int) tTest {
 	diff := t.mean2 - t.mean1
 	switch {
 	case t.se > 0:
-		t.p = math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: t.df}.Survival(math.Abs(diff)/t.se))
+		t.p = stats.TTwoSided(diff/t.se, t.df)
 	case diff != 0:
 		t.p = 0 // no spread anywhere: the levels differ exactly
 	}
@@ -335,7 +334,7 @@ func (d *detector) detectable() float64 {
 	v := math.Max(sumSquares(d.x, m)/float64(n-1), median(d.own))
 	n1 := n / 2
 	n2 := n - n1
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 2)}.Quantile(1 - d.opts.P/2)
+	q := stats.TQuantile(1-d.opts.P/2, float64(n-2))
 	return q * math.Sqrt(v*(1/float64(n1)+1/float64(n2))) / math.Abs(m)
 }
 

@@ -126,23 +126,11 @@ func (m Model) BetweenShare() float64 {
 	return m.Between / total
 }
 
-// tQuantile is the two-sided Student-t quantile of a confidence level.
-func tQuantile(confidence, df float64) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-confidence)/2)
-}
-
 // HalfWidth is the half-width of the confidence interval of the mean
 // with forks as the unit: t(1−(1−confidence)/2, forks−1) · s/√forks, s
 // the standard deviation of the fork means. NaN for fewer than 2 forks.
 func (m Model) HalfWidth(confidence float64) float64 {
-	return halfWidth(confidence, m.MeansStdev, m.Forks)
-}
-
-func halfWidth(confidence, stdev float64, n int) float64 {
-	if n < 2 || math.IsNaN(stdev) {
-		return math.NaN()
-	}
-	return tQuantile(confidence, float64(n-1)) * stdev / math.Sqrt(float64(n))
+	return HalfWidth(confidence, m.MeansStdev, m.Forks)
 }
 
 // ForksFor returns the smallest number of forks, each running as many
@@ -159,7 +147,7 @@ func (m Model) ForksFor(half, confidence float64) (forks int, ok bool) {
 	if s == 0 {
 		return 2, true
 	}
-	return SmallestForks(func(n int) bool { return halfWidth(confidence, s, n) <= half })
+	return SmallestForks(func(n int) bool { return HalfWidth(confidence, s, n) <= half })
 }
 
 // SmallestForks returns the smallest number of forks n in 2..MaxForks
