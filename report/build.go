@@ -12,6 +12,7 @@ import (
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/internal/protocol/hist"
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -62,7 +63,7 @@ func Build(p *plan.Plan, forks []protocol.ForkResult, env Env) *Report {
 			}
 		}
 	}
-	rep.Env.TimerResolutionNs, rep.Env.TimerOverheadNs = median(resolution), median(overhead)
+	rep.Env.TimerResolutionNs, rep.Env.TimerOverheadNs = Float(stats.Median(resolution)), Float(stats.Median(overhead))
 	if rep.Env.Check != nil {
 		check := *rep.Env.Check
 		recheckEnv(&check, p, env.GOMAXPROCS)
@@ -72,11 +73,6 @@ func Build(p *plan.Plan, forks []protocol.ForkResult, env Env) *Report {
 		rep.Env.End = time.Now()
 	}
 	return rep
-}
-
-func median(xs []float64) Float {
-	sort.Float64s(xs)
-	return Float(Percentile(xs, 50))
 }
 
 // BuildRun computes one run of the report from all its forks, as Build

@@ -11,6 +11,7 @@ import (
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report/diag"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // PooledFrom is where a fork of a pooled run (Pool, `benchspec merge
@@ -176,7 +177,7 @@ func Pool(inputs []Named) (*Report, []string, error) {
 		}
 		out.Runs = append(out.Runs, run)
 	}
-	out.Env.TimerResolutionNs, out.Env.TimerOverheadNs = median(resolution), median(overhead)
+	out.Env.TimerResolutionNs, out.Env.TimerOverheadNs = Float(stats.Median(resolution)), Float(stats.Median(overhead))
 	return out, warnings, nil
 }
 

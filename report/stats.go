@@ -52,29 +52,10 @@ func IsQuantileName(name string) bool {
 	return false
 }
 
-// Percentile is JMH's percentile of sorted values, p in [0, 100]: the
-// minimum at 0, otherwise Commons Math's legacy estimator, which
-// interpolates at position p·(n+1)/100 and clamps to the ends; NaN when
-// there are no values.
-func Percentile(sorted []float64, p float64) float64 {
-	n := len(sorted)
-	switch {
-	case n == 0:
-		return math.NaN()
-	case p == 0 || n == 1:
-		return sorted[0]
-	}
-	pos := p * float64(n+1) / 100
-	switch {
-	case pos < 1:
-		return sorted[0]
-	case pos >= float64(n):
-		return sorted[n-1]
-	}
-	lower := math.Floor(pos)
-	lo, hi := sorted[int(lower)-1], sorted[int(lower)]
-	return lo + (pos-lower)*(hi-lo)
-}
+// Percentile is stats.Percentile, JMH's percentile of sorted values, p
+// in [0, 100], for the formats that print percentiles the report holds
+// none of.
+func Percentile(sorted []float64, p float64) float64 { return stats.Percentile(sorted, p) }
 
 // metricOf summarises values grouped per fork (the raw data): mean,
 // stdev, min, max and percentiles over all of them, JMH's iteration
@@ -107,7 +88,7 @@ func metricOf(raw [][]float64, unit string) Metric {
 	if len(all) == 1 {
 		stdev = math.NaN()
 	}
-	m.fill(mean, stdev, all[0], all[len(all)-1], func(q float64) float64 { return Percentile(all, 100*q) })
+	m.fill(mean, stdev, all[0], all[len(all)-1], func(q float64) float64 { return stats.Percentile(all, 100*q) })
 	m.model(model, DefaultTargetError)
 	return m
 }

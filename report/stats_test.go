@@ -15,29 +15,6 @@ func near(got, want, rel float64) bool {
 	return math.Abs(got-want) <= rel*math.Max(math.Abs(want), 1e-12)
 }
 
-func TestJMHPercentile(t *testing.T) {
-	ten := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	for _, tc := range []struct {
-		values []float64
-		p      float64
-		want   float64
-	}{
-		{ten, 0, 1},
-		{ten, 50, 5.5},  // position 5.5
-		{ten, 90, 9.9},  // position 9.9
-		{ten, 95, 10},   // position 10.45, clamped
-		{ten, 5, 1},     // position 0.55, clamped
-		{ten, 25, 2.75}, // position 2.75
-		{ten, 100, 10},  //
-		{[]float64{7}, 50, 7},
-		{nil, 50, math.NaN()},
-	} {
-		if got := Percentile(tc.values, tc.p); !near(got, tc.want, 1e-12) {
-			t.Errorf("Percentile(%v, %v) = %v, want %v", tc.values, tc.p, got, tc.want)
-		}
-	}
-}
-
 func TestMetricOf(t *testing.T) {
 	nan := math.NaN()
 	type want struct {

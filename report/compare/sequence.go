@@ -51,7 +51,7 @@ const huberK = 1.5
 // that its mean-like sequence uses: sd(ψ(d − est)) / (share of |d − est|
 // under the clip).
 func huberLocation(d []float64) (est, sd float64) {
-	c := huberK * 1.4826 * stats.MedianAbsDev(d)
+	c := huberK * stats.NormalMAD * stats.MedianAbsDev(d)
 	if c == 0 {
 		// More than half the ratios are equal: clip at the ratios'
 		// own spread instead, or none when all are.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -30,7 +31,7 @@ func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 		for _, x := range c {
 			rel = append(rel, x/floor)
 		}
-		floors, ratios = append(floors, floor), append(ratios, median(c)/floor)
+		floors, ratios = append(floors, floor), append(ratios, stats.Median(c)/floor)
 		calls = append(calls, c...)
 		for _, b := range [][]float64{t.BaselineNs, t.BaselineInvocationsNs} {
 			if finite(b) {
@@ -40,12 +41,12 @@ func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 		loops = appendFloor(loops, t.BaselineNs)
 		invs = appendFloor(invs, t.BaselineInvocationsNs)
 	}
-	if len(rel) == 0 || median(rel) >= th.DeadCodeRatio {
+	if len(rel) == 0 || stats.Median(rel) >= th.DeadCodeRatio {
 		return nil
 	}
 	b, c := intervalOf(base), intervalOf(calls)
-	fm, cm := median(floors), median(calls)
-	ratio := median(rel)
+	fm, cm := stats.Median(floors), stats.Median(calls)
+	ratio := stats.Median(rel)
 	ev := map[string]float64{
 		"call_ns": cm, "call_mean_ns": c.mean, "call_ci_low": c.lo(), "call_ci_high": c.hi(),
 		"baseline_ns": fm, "baseline_mean_ns": b.mean, "baseline_ci_low": b.lo(), "baseline_ci_high": b.hi(),
@@ -53,12 +54,12 @@ func deadCode(in *Input, th spec.DiagSettings) []Diagnostic {
 	}
 	var forms []string
 	if len(loops) > 0 {
-		ev["baseline_loop_ns"] = median(loops)
-		forms = append(forms, "for b.Loop() "+num(median(loops)))
+		ev["baseline_loop_ns"] = stats.Median(loops)
+		forms = append(forms, "for b.Loop() "+num(stats.Median(loops)))
 	}
 	if len(invs) > 0 {
-		ev["baseline_invocations_ns"] = median(invs)
-		forms = append(forms, "for range b.Invocations() "+num(median(invs)))
+		ev["baseline_invocations_ns"] = stats.Median(invs)
+		forms = append(forms, "for range b.Invocations() "+num(stats.Median(invs)))
 	}
 	for i, r := range ratios {
 		ev["ratio_fork_"+strconv.Itoa(i+1)] = r

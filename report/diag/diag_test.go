@@ -607,10 +607,10 @@ func TestDeadCodeFloorIgnoresASlowSpell(t *testing.T) {
 	var old []float64
 	for i := range alive.Forks {
 		for _, c := range callTimes(alive, i) {
-			old = append(old, c/median(alive.Forks[i].Timer.BaselineNs))
+			old = append(old, c/stats.Median(alive.Forks[i].Timer.BaselineNs))
 		}
 	}
-	if r := median(old); !(r < 3) {
+	if r := stats.Median(old); !(r < 3) {
 		t.Fatalf("against the median baseline the ratio is %v; the case needs it under 3", r)
 	}
 	for _, d := range Check(alive) {
@@ -654,7 +654,7 @@ func TestDeadCodeAgainstTheCheaperLoopForm(t *testing.T) {
 	}
 	def := spec.DiagSettings{}
 	work := withForms(avgt(def, noisy(1, 5, 4*inv, 0.01), noisy(2, 5, 4*inv, 0.01), noisy(3, 5, 4*inv, 0.01)))
-	if r := median(callTimes(work, 0)) / loop; !(r < 3) {
+	if r := stats.Median(callTimes(work, 0)) / loop; !(r < 3) {
 		t.Fatalf("against Loop's baseline the ratio is %v; the case needs it under 3", r)
 	}
 	for _, d := range Check(work) {

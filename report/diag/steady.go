@@ -3,6 +3,7 @@ package diag
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
@@ -45,7 +46,7 @@ func mannKendall(perFork [][]float64) trend {
 		}
 		t.variance += v
 	}
-	t.p, t.slope = 1, median(slopes)
+	t.p, t.slope = 1, stats.Median(slopes)
 	if t.variance > 0 && t.s != 0 {
 		t.z = (t.s - math.Copysign(1, t.s)) / math.Sqrt(t.variance)
 		t.p = stats.NormalTwoSided(t.z)
@@ -55,7 +56,7 @@ func mannKendall(perFork [][]float64) trend {
 
 // tieGroups returns the sizes of the groups of equal values (size ≥ 2).
 func tieGroups(xs []float64) []int {
-	s := sorted(xs)
+	s := slices.Sorted(slices.Values(xs))
 	var groups []int
 	for i := 0; i < len(s); {
 		j := i + 1

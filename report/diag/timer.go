@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/benchspec/benchspec/internal/protocol"
+	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -66,9 +67,9 @@ func timedInterval(in *Input) (float64, string) {
 		return math.NaN(), ""
 	}
 	if !in.Mode.TimedIterations() {
-		return median(xs), fmt.Sprintf("%s times %s of %s per iteration, which", in.Mode, in.Mode.Times(), calls)
+		return stats.Median(xs), fmt.Sprintf("%s times %s of %s per iteration, which", in.Mode, in.Mode.Times(), calls)
 	}
-	return median(xs), in.Mode.Times()
+	return stats.Median(xs), in.Mode.Times()
 }
 
 // clockCost is the median resolution and read overhead over the forks
@@ -83,7 +84,7 @@ func clockCost(forks []protocol.ForkResult) (res, ovh float64) {
 			os = append(os, f.Timer.OverheadNs)
 		}
 	}
-	return median(rs), median(os)
+	return stats.Median(rs), stats.Median(os)
 }
 
 // niceCeil rounds v up to 1, 2 or 5 times a power of ten.

@@ -21,11 +21,11 @@ func highVariance(scores [][]float64, th spec.DiagSettings) []Diagnostic {
 	if len(all) < 3 || !finite(all) {
 		return nil
 	}
-	mean, med := intervalOf(all).mean, median(all)
+	mean, med := intervalOf(all).mean, stats.Median(all)
 	if med == 0 || mean == 0 {
 		return nil
 	}
-	rcv := robustSD(all) / math.Abs(med)
+	rcv := stats.NormalMAD * stats.MedianAbsDev(all) / math.Abs(med)
 	sd := 0.0
 	for _, x := range all {
 		sd += (x - mean) * (x - mean)

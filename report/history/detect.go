@@ -218,7 +218,7 @@ func (d *detector) test(lo, at, hi int) tTest {
 		return t
 	}
 	pooled := (sumSquares(left, t.mean1) + sumSquares(right, t.mean2)) / t.df
-	floor := median(d.own[lo:hi])
+	floor := stats.Median(d.own[lo:hi])
 	v := math.Max(pooled, floor)
 	// Each side's mean is no surer than its own points say: a newest
 	// night alone, whose forks a busy machine scattered, carries its own
@@ -331,18 +331,11 @@ func (d *detector) detectable() float64 {
 	if m == 0 {
 		return math.NaN()
 	}
-	v := math.Max(sumSquares(d.x, m)/float64(n-1), median(d.own))
+	v := math.Max(sumSquares(d.x, m)/float64(n-1), stats.Median(d.own))
 	n1 := n / 2
 	n2 := n - n1
 	q := stats.TQuantile(1-d.opts.P/2, float64(n-2))
 	return q * math.Sqrt(v*(1/float64(n1)+1/float64(n2))) / math.Abs(m)
-}
-
-func median(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	return stats.Median(x)
 }
 
 func mean(x []float64) float64 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // SchemaVersion is the version of the JSON history
@@ -223,10 +224,6 @@ func (p Point) Level() float64 {
 	return float64(p.Score)
 }
 
-// madNormal turns a median absolute deviation into a standard deviation
-// of normal values: 1/Φ⁻¹(3/4).
-const madNormal = 1.4826
-
 // LevelVariance is the variance of Level as the point's own forks tell:
 // with three forks or more, the spread of the fork means from their
 // MAD (robust as the median is: a slowed fork does not widen it) times
@@ -235,7 +232,7 @@ const madNormal = 1.4826
 // fork medians, OwnVariance.
 func (p Point) LevelVariance() float64 {
 	if p.Forks >= 3 && p.ForkMedian.Valid() && p.ForkMAD.Valid() {
-		sd := madNormal * float64(p.ForkMAD)
+		sd := stats.NormalMAD * float64(p.ForkMAD)
 		return sd * sd * math.Pi / 2 / float64(p.Forks)
 	}
 	return p.OwnVariance()

@@ -17,7 +17,6 @@ package stats
 
 import (
 	"math"
-	"sort"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -190,29 +189,4 @@ func (m Model) OptimalIterations(forkCost, iterCost float64) (n float64, ok bool
 		return 0, false
 	}
 	return math.Sqrt(forkCost * m.Within / (iterCost * m.Between)), true
-}
-
-// Median is the median of x (the mean of the middle two for an even
-// count), NaN for none; x is left as it was.
-func Median(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), x...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-// MedianAbsDev is the median absolute deviation of x from its median.
-func MedianAbsDev(x []float64) float64 {
-	med := Median(x)
-	dev := make([]float64, len(x))
-	for i, v := range x {
-		dev[i] = math.Abs(v - med)
-	}
-	return Median(dev)
 }
