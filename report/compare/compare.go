@@ -28,8 +28,6 @@ import (
 	"math"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
@@ -362,10 +360,10 @@ func comparePair(base, new *report.Run, opts Options) (Pair, *candidate) {
 		p.Verdict, p.Reason = Inconclusive, fmt.Sprintf("%d and %d forks: a test needs at least 2 forks a side, since only forks tell how much one process differs from the next", len(fa), len(fb))
 		return p, nil
 	}
-	w, _ := welch(fa, fb, opts.Alpha)
-	r, _ := rankTest(fa, fb)
-	p.P, p.PRank = report.Float(w.p), report.Float(r.p)
-	p.ChangeCI = [2]report.Float{report.Float((n - b - w.halfWidth) / b), report.Float((n - b + w.halfWidth) / b)}
+	w, _ := stats.WelchTest(fa, fb, opts.Alpha)
+	r, _ := stats.RankTest(fa, fb)
+	p.P, p.PRank = report.Float(w.P), report.Float(r.P)
+	p.ChangeCI = [2]report.Float{report.Float((n - b - w.HalfWidth) / b), report.Float((n - b + w.HalfWidth) / b)}
 	if !p.Change.Valid() || !p.P.Valid() || !p.ChangeCI[0].Valid() || !p.ChangeCI[1].Valid() {
 		// Finite scores near the largest float64 overflow the test's
 		// sums: NaN compares false with every bound, which would read
@@ -374,16 +372,15 @@ func comparePair(base, new *report.Run, opts Options) (Pair, *candidate) {
 		return p, nil
 	}
 	th := opts.Threshold
-	se := math.Sqrt(stat.Variance(fa, nil)/float64(len(fa)) + stat.Variance(fb, nil)/float64(len(fb)))
 	c := &candidate{
 		lo: float64(p.ChangeCI[0]), hi: float64(p.ChangeCI[1]), change: float64(p.Change), th: th,
-		pParam: w.p, pBeyond: beyondP(n-b, se, w.df, th*math.Abs(b), -th*math.Abs(b)),
-		rankP: r.p, rankFloor: rankMinP(len(fa), len(fb)),
+		pParam: w.P, pBeyond: beyondP(n-b, w.SE, w.DF, th*math.Abs(b), -th*math.Abs(b)),
+		rankP: r.P, rankFloor: stats.RankMinP(len(fa), len(fb)),
 		samples: fmt.Sprintf("%d and %d forks", len(fa), len(fb)), unit: "forks a side",
 		param: "Welch's test on the fork means", rank: "the rank test", overlap: "fork means of the two sides overlap",
 	}
 	margin := math.Min(math.Abs(c.change-th), math.Abs(c.change+th)) * math.Abs(b)
-	c.need = func() (int, bool) { return forksToDecide(fa, fb, margin, opts.Alpha) }
+	c.need = func() (int, bool) { return stats.WelchForks(fa, fb, margin, opts.Alpha) }
 	c.rankNeed = func() int { return rankForksNeeded(fa, fb, r, margin, opts.Alpha) }
 	return p, c
 }
@@ -529,19 +526,19 @@ func familyText(correction string, m int) string {
 
 // rankForksNeeded returns the forks a side that would decide a pair
 // that Welch's test decides and the rank test does not: the most of
-// what Welch's interval needs (forksToDecide), the fewest with which
-// the rank test can be significant at all (rankMinForks) and what it
-// would need if the fork means kept the order measured
-// (rankForksToDecide); more than the forks it had, as those did not
+// what Welch's interval needs (stats.WelchForks), the fewest with which
+// the rank test can be significant at all (stats.RankMinForks) and what
+// it would need if the fork means kept the order measured
+// (stats.RankForks); more than the forks it had, as those did not
 // decide it. 0 when more than stats.MaxForks would be needed.
-func rankForksNeeded(fa, fb []float64, r rankResult, margin, alpha float64) int {
-	k := rankMinForks(alpha)
-	rk, ok := rankForksToDecide(r.u, len(fa), len(fb), alpha)
+func rankForksNeeded(fa, fb []float64, r stats.Rank, margin, alpha float64) int {
+	k := stats.RankMinForks(alpha)
+	rk, ok := stats.RankForks(r.U, len(fa), len(fb), alpha)
 	if !ok {
 		return 0
 	}
 	k = max(k, rk)
-	if wk, ok := forksToDecide(fa, fb, margin, alpha); ok {
+	if wk, ok := stats.WelchForks(fa, fb, margin, alpha); ok {
 		k = max(k, wk)
 	}
 	k = max(k, min(len(fa), len(fb))+1)

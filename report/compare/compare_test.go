@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/report/format"
@@ -140,39 +139,6 @@ func TestFiveForksAClearShift(t *testing.T) {
 	}
 }
 
-// TestRankTest checks the rank test and its bounds against values
-// worked out by hand: the exact two-sided p of fully separated samples
-// is 2/C(n1+n2, n1); all values equal is p 1; the fewest forks a side
-// with which it can reach alpha.
-func TestRankTest(t *testing.T) {
-	for _, c := range []struct {
-		a, b []float64
-		u, p float64
-	}{
-		{[]float64{1, 2, 3}, []float64{4, 5, 6}, 0, 0.1},
-		{[]float64{4, 5, 6}, []float64{1, 2, 3}, 9, 0.1},
-		{[]float64{1, 2, 3, 4}, []float64{5, 6, 7, 8}, 0, 2 / 70.0},
-		{[]float64{1, 3, 5}, []float64{2, 4, 6}, 3, 0.7}, // U 3 of 9: P(U ≤ 3) = 7/20
-		{[]float64{2, 2}, []float64{2, 2, 2}, 3, 1},
-	} {
-		r, ok := rankTest(c.a, c.b)
-		if !ok || r.u != c.u || math.Abs(r.p-c.p) > 1e-9 {
-			t.Errorf("rankTest(%v, %v) = %+v, %v; want u %v, p %v", c.a, c.b, r, ok, c.u, c.p)
-		}
-	}
-	if got := rankMinP(3, 3); math.Abs(got-0.1) > 1e-12 {
-		t.Errorf("rankMinP(3, 3) = %v, want 0.1", got)
-	}
-	for alpha, want := range map[float64]int{0.05: 4, 0.01: 5, 0.2: 3} {
-		if got := rankMinForks(alpha); got != want {
-			t.Errorf("rankMinForks(%g) = %d, want %d", alpha, got, want)
-		}
-	}
-	if _, ok := rankForksToDecide(4.5, 3, 3, 0.05); ok {
-		t.Errorf("rankForksToDecide with an even order: ok, want no number of forks")
-	}
-}
-
 // TestCompareDirection checks that the unit decides what is worse:
 // fewer ops per time and more time per op (5 forks a side, so that the
 // rank test can be significant).
@@ -248,28 +214,6 @@ func TestCompareConvertsUnits(t *testing.T) {
 	}
 }
 
-func TestWelch(t *testing.T) {
-	// Expected values computed independently: the moments by hand, the
-	// t distribution's tail by Simpson integration of its density.
-	a := []float64{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
-	b := []float64{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
-	w, ok := welch(a, b, 0.05)
-	want := welchResult{diff: 2.1666667, halfWidth: 1.8174296, df: 24.988529, p: 0.0213780}
-	if !ok || math.Abs(w.df-want.df) > 1e-5 || math.Abs(w.p-want.p) > 1e-6 || math.Abs(w.diff-want.diff) > 1e-6 ||
-		math.Abs(w.halfWidth-want.halfWidth) > 1e-6 {
-		t.Errorf("welch = %+v, %v; want %+v", w, ok, want)
-	}
-	if _, ok := welch([]float64{1}, b, 0.05); ok {
-		t.Errorf("welch with one value succeeds")
-	}
-	if w, _ := welch([]float64{2, 2}, []float64{2, 2, 2}, 0.05); w.p != 1 {
-		t.Errorf("identical constants: p = %v, want 1", w.p)
-	}
-	if w, _ := welch([]float64{2, 2}, []float64{3, 3}, 0.05); w.p != 0 {
-		t.Errorf("different constants: p = %v, want 0", w.p)
-	}
-}
-
 // TestWriteGolden writes the comparison of the slower build with 3
 // forks a side (compare.*.golden: the rank test keeps the +30 %
 // inconclusive, and the intro says how many forks it needs) and with 5
@@ -331,23 +275,6 @@ func TestCompareOneForkIsInconclusive(t *testing.T) {
 	p := Compare(base, next, Options{Threshold: 0.05}).Pairs[1]
 	if p.Key != "sqrt.Sunk#avgt" || p.Verdict != Inconclusive || !strings.Contains(p.Reason, "1 and 1 forks") || p.New.Forks != 1 {
 		t.Errorf("%s with one fork a side: %s (%s), %d forks; want inconclusive for want of forks", p.Key, p.Verdict, p.Reason, p.New.Forks)
-	}
-}
-
-// The forks an inconclusive pair asks for do decide it when the spread
-// stays: a half-width under the margin with that many, not with one less.
-func TestForksToDecide(t *testing.T) {
-	a, b := []float64{10, 11, 12}, []float64{12, 13, 14}
-	k, ok := forksToDecide(a, b, 0.5, 0.05)
-	if !ok || k <= 3 {
-		t.Fatalf("forksToDecide = %d, %v; want more than 3", k, ok)
-	}
-	half := func(n int) float64 {
-		// Welch with equal n: variances a 1, b 1 → se √(2/n), df 2(n−1)
-		return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: 2 * float64(n-1)}.Quantile(0.975) * math.Sqrt(2/float64(n))
-	}
-	if half(k) >= 0.5 || half(k-1) < 0.5 {
-		t.Errorf("forksToDecide = %d: half-widths %v at k, %v at k−1; want the first under 0.5", k, half(k), half(k-1))
 	}
 }
 

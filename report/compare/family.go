@@ -70,28 +70,3 @@ func beyondP(est, se, df, up, down float64) float64 {
 	p := 2 * math.Min(stats.TSurvival((est-up)/se, df), stats.TSurvival((down-est)/se, df))
 	return math.Min(1, p)
 }
-
-// searchUp returns the smallest n in 2..stats.MaxForks for which
-// fits(n) holds, where fits is a t interval's half-width t(n)·√(v/n)
-// under a margin and ratio is v/margin²: since the normal quantile z is
-// below t's, fewer than z²·ratio samples never fit, and the search
-// starts there and gallops up (a few quantiles, where a bisection over
-// MaxForks costs fourteen of the slow ones for every pair). ok is false
-// when even MaxForks does not fit.
-func searchUp(ratio, alpha float64, fits func(n int) bool) (int, bool) {
-	z := stats.NormalQuantile(1 - alpha/2)
-	low := math.Ceil(z * z * ratio)
-	if !(low <= stats.MaxForks) {
-		return 0, false
-	}
-	lo := max(int(low), 2) - 1 // fits(lo) is false, or lo is 1
-	hi, step := lo+1, 1
-	for !fits(hi) {
-		if hi == stats.MaxForks {
-			return 0, false
-		}
-		lo, step = hi, 2*step
-		hi = min(lo+step, stats.MaxForks)
-	}
-	return stats.Bisect(lo, hi, fits), true
-}

@@ -114,7 +114,7 @@ func TestCompareFamilyOf50NullRuns(t *testing.T) {
 			}
 			for _, p := range res.Pairs {
 				if !p.RankTakesPart {
-					t.Fatalf("10 forks a side, family of 50: the rank test takes no part (its floor %.2g)", rankMinP(10, 10))
+					t.Fatalf("10 forks a side, family of 50: the rank test takes no part (its floor %.2g)", stats.RankMinP(10, 10))
 				}
 			}
 		}
