@@ -35,7 +35,7 @@ import (
 // and the change is a ratio whichever way the unit runs. The pairs are
 // the experimental unit, as forks are of one build. The change is
 // exp(mean dᵢ) − 1 with the confidence sequence of the mean
-// (sequence.go), which stays valid however often ab looks and stops:
+// (stats.SequenceHalfWidth), which stays valid however often ab looks and stops:
 // ab adds pairs to a run until its sequence decides (sequenceVerdict:
 // within ±Threshold unchanged, wholly above or below 0 a regression or
 // an improvement) or its time runs out. The runs of a batch share Alpha
@@ -85,7 +85,7 @@ type PairedRun struct {
 }
 
 // ComparePaired judges the change from A to B of every run from its
-// pairs, by the confidence sequence of the mean log ratio (sequence.go),
+// pairs, by the confidence sequence of the mean log ratio (stats.SequenceHalfWidth),
 // each run at Alpha/m with m the runs that have two pairs or more
 // (Bonferroni: the sequences of the runs are looked at together, and
 // stopped one by one, which Holm's step-down over fixed p-values does
@@ -188,11 +188,11 @@ func pairedPair(r PairedRun, opts Options, level float64, m int) Pair {
 		}
 		return p
 	}
-	mean, sd := huberLocation(d)
-	hw := sequenceHalfWidth(sd, n, level)
+	mean, sd := stats.Huber(d)
+	hw := stats.SequenceHalfWidth(sd, n, level)
 	p.Change = report.Float(math.Expm1(mean))
 	p.ChangeCI = [2]report.Float{report.Float(math.Expm1(mean - hw)), report.Float(math.Expm1(mean + hw))}
-	p.P = report.Float(sequenceP(mean, sd, n))
+	p.P = report.Float(stats.SequenceP(mean, sd, n))
 	p.PAdjusted = p.P
 	if m > 1 && level < opts.Alpha {
 		p.PAdjusted = report.Float(math.Min(1, float64(m)*float64(p.P)))
@@ -204,7 +204,7 @@ func pairedPair(r PairedRun, opts Options, level float64, m int) Pair {
 		return p
 	}
 	margin := sequenceMargin(mean, opts.Threshold)
-	k, ok := sequencePairs(sd, margin, level, adviceForks)
+	k, ok := stats.SequencePairs(sd, margin, level, adviceForks)
 	if ok {
 		p.ForksNeeded = k
 	}
@@ -214,37 +214,6 @@ func pairedPair(r PairedRun, opts Options, level float64, m int) Pair {
 	}
 	p.Reason += forksAdvice(k, ok, "pairs", "decide it")
 	return p
-}
-
-// sequenceP is the anytime-valid p-value of a mean of 0: the largest
-// level whose confidence sequence after n samples of mean and sd still
-// holds 0 (1 when even level 1 does).
-func sequenceP(mean, sd float64, n int) float64 {
-	if n < 2 {
-		return 1
-	}
-	if sd == 0 {
-		if mean == 0 {
-			return 1
-		}
-		return 0
-	}
-	lo, hi := 1e-300, 1.0 // the half-width grows as the level falls
-	if sequenceHalfWidth(sd, n, hi) >= math.Abs(mean) {
-		return 1
-	}
-	if sequenceHalfWidth(sd, n, lo) < math.Abs(mean) {
-		return 0
-	}
-	for range 60 {
-		mid := math.Sqrt(lo * hi)
-		if sequenceHalfWidth(sd, n, mid) < math.Abs(mean) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi
 }
 
 // pairedSide is one build's side of a paired run: the mean of its fork
