@@ -374,7 +374,7 @@ func comparePair(base, new *report.Run, opts Options) (Pair, *candidate) {
 	th := opts.Threshold
 	c := &candidate{
 		lo: float64(p.ChangeCI[0]), hi: float64(p.ChangeCI[1]), change: float64(p.Change), th: th,
-		pParam: w.P, pBeyond: beyondP(n-b, w.SE, w.DF, th*math.Abs(b), -th*math.Abs(b)),
+		pParam: w.P, pBeyond: stats.BeyondP(n-b, w.SE, w.DF, th*math.Abs(b), -th*math.Abs(b)),
 		rankP: r.P, rankFloor: stats.RankMinP(len(fa), len(fb)),
 		samples: fmt.Sprintf("%d and %d forks", len(fa), len(fb)), unit: "forks a side",
 		param: "Welch's test on the fork means", rank: "the rank test", overlap: "fork means of the two sides overlap",
@@ -419,7 +419,7 @@ type candidate struct {
 	pair                 int                // index in Result.Pairs
 	lo, hi, change, th   float64            // the (1−Alpha) interval of the change, the change, the threshold
 	pParam               float64            // the parametric test's two-sided p of a change
-	pBeyond              float64            // its p of a change beyond ±th (beyondP)
+	pBeyond              float64            // its p of a change beyond ±th (stats.BeyondP)
 	rankP, rankFloor     float64            // the rank test's p, and the smallest it can give with these samples
 	samples              string             // "3 and 3 forks", "12 pairs"
 	unit                 string             // what ForksNeeded counts: "forks a side", "pairs"
@@ -464,7 +464,7 @@ func decide(res *Result, cands []candidate, opts Options) {
 	}
 	adj := pv
 	if opts.Correction == Holm {
-		adj = holm(pv)
+		adj = stats.Holm(pv)
 	}
 	for i := range cands {
 		c := &cands[i]
