@@ -13,6 +13,13 @@
 // and random. The components (one-way random-effects ANOVA, σ²b clamped
 // at 0) are reported and size a plan (Forks, OptimalIterations), but the
 // interval does not depend on them.
+//
+// The package is also the one home of the statistics built on that
+// unit, which report, compare, history and diag share: Student-t and
+// normal quantiles and tails (dist.go), JMH's percentile and the median
+// and MAD read from it (quantile.go), Welch's and the Mann–Whitney test
+// (welch.go, rank.go), Holm's correction (family.go), and the confidence
+// sequence of a Huber location that ab stops by (sequence.go).
 package stats
 
 import (
