@@ -12,7 +12,7 @@ import (
 )
 
 // Confidence is the level of every score error and confidence interval.
-const Confidence = 0.999
+const Confidence = stats.Confidence
 
 // DefaultTargetError is the relative half-width that Variance.ForksNeeded
 // aims at when the run's spec sets no precision: ±1 %.

@@ -75,7 +75,7 @@ func timedInput(mode spec.Mode, batch int, d spec.DiagSettings, perFork ...[]flo
 	}
 	// As the report passes it: the error counts forks.
 	iv := intervalOf(all)
-	in.Score, in.Error, in.Count = iv.mean, stats.Of(in.Scores).HalfWidth(confidence), iv.n
+	in.Score, in.Error, in.Count = iv.mean, stats.Of(in.Scores).HalfWidth(stats.Confidence), iv.n
 	return in
 }
 

@@ -25,7 +25,7 @@ func tooFewSamples(in *Input) []Diagnostic {
 		// The error counts forks: only forks narrow it.
 		m := stats.Of(in.Scores)
 		more := "run more forks"
-		if k, ok := m.ForksFor(math.Abs(in.Score)/2, confidence); ok {
+		if k, ok := m.ForksFor(math.Abs(in.Score)/2, stats.Confidence); ok {
 			more = fmt.Sprintf("run more forks (about %d would make it narrower than the score)", k)
 			ev["forks_needed"] = float64(k)
 		}

@@ -9,9 +9,6 @@ import (
 	"github.com/benchspec/benchspec/report/stats"
 )
 
-// confidence is the level of every interval in evidence, as in the report.
-const confidence = 0.999
-
 // interval is a mean with its 99.9 % Student-t half-width (NaN for n ≤ 1).
 type interval struct {
 	mean, half float64
@@ -23,7 +20,7 @@ func intervalOf(xs []float64) interval {
 		return interval{mean: math.NaN(), half: math.NaN()}
 	}
 	mean, sd := stat.MeanStdDev(xs, nil)
-	return interval{mean, stats.HalfWidth(confidence, sd, len(xs)), len(xs)}
+	return interval{mean, stats.HalfWidth(stats.Confidence, sd, len(xs)), len(xs)}
 }
 
 func (iv interval) lo() float64 { return iv.mean - iv.half }

@@ -7,6 +7,10 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
+// Confidence is the level of every score error and confidence interval
+// of a report and of the evidence of its diagnostics.
+const Confidence = 0.999
+
 // tQuantiles caches Student-t quantiles: the inverse incomplete beta
 // function behind them costs tens of microseconds, and a report or a
 // comparison asks for the same few levels at the same few degrees of
