@@ -20,7 +20,7 @@ const module = "github.com/benchspec/benchspec"
 // stage, whose packages may import each other. A package missing here fails TestImportsFollowTheFlow:
 // place it (and describe it in ARCHITECTURE.md).
 var stages = [][]string{
-	{"schemas", "internal/table", "internal/suggest", "internal/filehash", "executor/internal/child", "internal/forkimage", "internal/protocol/hist", "report/stats", "internal/termsafe"},
+	{"schemas", "internal/suggest", "internal/filehash", "executor/internal/child", "internal/forkimage", "internal/protocol/hist", "report/stats", "internal/termsafe"},
 	// The fork side: what a suite binary links.
 	{"internal/protocol"},
 	{"internal/worker", "internal/handoff"},
@@ -31,8 +31,9 @@ var stages = [][]string{
 	{"executor", "executor/gotest"},
 	{"report/diag"},
 	{"report"},
-	{"report/compare", "report/format", "report/host", "report/history/index"},
+	{"report/compare", "report/host", "report/history/index"},
 	{"report/history"},
+	{"report/format"},
 	{"report/format/html", "cmd/benchspec/internal/runlog"},
 	{"cmd/benchspec/internal/cli"},
 	{"cmd/benchspec", "examples/suitetest", "report/reporttest", "examples/faultsuite", "report/history/historytest", "report/format/gobenchtwin", "examples/..."},

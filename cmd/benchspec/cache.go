@@ -7,7 +7,7 @@ import (
 
 	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/executor/gotest"
-	"github.com/benchspec/benchspec/internal/table"
+	"github.com/benchspec/benchspec/report/format"
 )
 
 const cacheHelp = `Show or prune the cache of test binaries that run uses for package:
@@ -93,7 +93,7 @@ func runCache(e *cli.Env, args []string) int {
 		rows = append(rows, []string{bytesText(e.Size), e.LastUsed.Format("2006-01-02 15:04"), e.Path[len(cache)+1:]})
 	}
 	if len(rows) > 0 {
-		table := table.Text([]string{"Size", "Last used", "Binary"}, rows, table.Right)
+		table := format.TextTable([]string{"Size", "Last used", "Binary"}, rows, format.Right)
 		fmt.Fprint(stdout, "\n  "+strings.ReplaceAll(strings.TrimSuffix(table, "\n"), "\n", "\n  ")+"\n\n")
 	}
 	fmt.Fprintf(stdout, "%d test binaries, %s\n", len(entries), bytesText(total))

@@ -3,11 +3,13 @@ package main
 import (
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/report/compare"
+	"github.com/benchspec/benchspec/report/format"
 )
 
 func runCompare(e *cli.Env, args []string) int {
@@ -39,7 +41,7 @@ func runCompare(e *cli.Env, args []string) int {
 	threshold := fs.String("threshold", "5%", "smallest change that counts, in percent (the % is optional); the confidence interval must lie beyond it")
 	alpha := fs.Float64("alpha", compare.DefaultAlpha, "significance level of both tests (Welch's t-test and the rank test), for the family of all runs")
 	correction := fs.String("correction", compare.Holm, "family-wise correction over the runs: "+strings.Join(compare.Corrections, ", "))
-	format := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
+	findFormat := cli.FormatFlag[format.ComparisonRenderer](fs, formats())
 	out := fs.String("out", "", "write to this file instead of stdout")
 	builds := fs.String("builds", "", "compare two builds of one report, `BASE,NEW`: names of its spec's builds")
 	files, status, ok := e.Parse(fs, args)
@@ -62,11 +64,12 @@ func runCompare(e *cli.Env, args []string) int {
 	if !(*alpha > 0 && *alpha < 1) { // NaN too
 		return e.UsageError("--alpha: %g is not between 0 and 1", *alpha)
 	}
-	if !validFormat(*correction, compare.Corrections) {
+	if !slices.Contains(compare.Corrections, *correction) {
 		return e.UsageError("--correction: unknown correction %q (valid: %s)", *correction, strings.Join(compare.Corrections, ", "))
 	}
-	if !validFormat(*format, compare.Formats) {
-		return e.UsageError("--format: unknown format %q (valid: %s)", *format, strings.Join(compare.Formats, ", "))
+	render, err := findFormat()
+	if err != nil {
+		return e.UsageError("--format: %v", err)
 	}
 	if !outputOK(e, *out, files...) {
 		return exitUsage
@@ -91,20 +94,11 @@ func runCompare(e *cli.Env, args []string) int {
 	}
 	res := compare.Compare(base, next, compare.Options{Threshold: t, Alpha: *alpha, Correction: *correction})
 	res.BaseName, res.NewName = names[0], names[1]
-	if err := cli.WriteOutput(*out, e.Stdout, func(w io.Writer) error { return compare.Write(w, res, *format) }); err != nil {
+	if err := cli.WriteOutput(*out, e.Stdout, func(w io.Writer) error { return render.Comparison(w, res) }); err != nil {
 		return e.Fail(err)
 	}
 	if res.Worse() {
 		return exitFail
 	}
 	return exitOK
-}
-
-func validFormat(format string, valid []string) bool {
-	for _, v := range valid {
-		if v == format {
-			return true
-		}
-	}
-	return false
 }

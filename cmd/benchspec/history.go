@@ -5,17 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
-	"github.com/benchspec/benchspec/report/format/html"
+	"github.com/benchspec/benchspec/report/format"
 	"github.com/benchspec/benchspec/report/history"
 	"github.com/benchspec/benchspec/report/history/index"
 )
-
-// historyFormats are history's output formats: the package's, and the
-// HTML page, which only this command links.
-var historyFormats = append(append([]string{}, history.Formats...), "html")
 
 func runHistory(e *cli.Env, args []string) int {
 	fs := e.Flags("history DIR... [--format text|markdown|json|html] [--fail-on-regression]",
@@ -31,9 +26,9 @@ func runHistory(e *cli.Env, args []string) int {
 			"it exits 1 when the newest change point of a series is a regression that\n"+
 			"the newest point does not revert; it exits 2 on bad usage or a report it\n"+
 			"cannot read, and 0 otherwise.")
-	format := fs.String("format", "text", "output format: "+strings.Join(historyFormats, ", "))
+	findFormat := cli.FormatFlag[format.HistoryRenderer](fs, formats())
 	out := fs.String("out", "", "write to this file instead of stdout")
-	minChange := fs.String("min-change", history.Percent(history.DefaultMinChange), "smallest change of a series' level that counts, in percent (the % is optional)")
+	minChange := fs.String("min-change", format.Percent(history.DefaultMinChange), "smallest change of a series' level that counts, in percent (the % is optional)")
 	p := fs.Float64("p", history.DefaultP, "largest p-value of a change point that counts (Student's t-test)")
 	failOn := fs.Bool("fail-on-regression", false, "exit 1 when a series' newest change point is an unreverted regression, naming it")
 	dirs, status, ok := e.Parse(fs, args)
@@ -50,8 +45,9 @@ func runHistory(e *cli.Env, args []string) int {
 	if !(*p > 0 && *p < 1) {
 		return e.UsageError("--p: %s is not between 0 and 1", strconv.FormatFloat(*p, 'g', -1, 64))
 	}
-	if !validFormat(*format, historyFormats) {
-		return e.UsageError("--format: unknown format %q (valid: %s)", *format, strings.Join(historyFormats, ", "))
+	render, err := findFormat()
+	if err != nil {
+		return e.UsageError("--format: %v", err)
 	}
 	if !outputOK(e, *out) {
 		return exitUsage
@@ -67,12 +63,7 @@ func runHistory(e *cli.Env, args []string) int {
 	refreshIndexes(read, e)
 	h := history.Build(read)
 	history.Analyze(h, history.Options{MinChange: mc, P: *p})
-	err = cli.WriteOutput(*out, e.Stdout, func(w io.Writer) error {
-		if *format == "html" {
-			return html.History(w, h)
-		}
-		return history.Write(w, h, *format)
-	})
+	err = cli.WriteOutput(*out, e.Stdout, func(w io.Writer) error { return render.History(w, h) })
 	if err != nil {
 		return e.Fail(err)
 	}
@@ -82,7 +73,7 @@ func runHistory(e *cli.Env, args []string) int {
 	regressed := h.Regressions()
 	for _, s := range regressed {
 		cp := s.ChangePoints[len(s.ChangePoints)-1]
-		e.Errorf("regression: %s at batch %d: %s", s.Name(), cp.Batch, history.ChangeString(cp))
+		e.Errorf("regression: %s at batch %d: %s", s.Name(), cp.Batch, format.ChangeString(cp))
 	}
 	if len(regressed) > 0 {
 		return exitFail

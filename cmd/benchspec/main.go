@@ -75,6 +75,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 // the packages' go test benchmarks, and the html format.
 func registry() cli.Registry {
 	reg := cli.Builds()
-	reg.Formats = extraFormats
+	reg.Formats = formats()
 	return reg
 }

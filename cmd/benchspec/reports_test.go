@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchspec/benchspec/cmd/benchspec/internal/cli"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/format"
 )
 
 // The fixture reports of the compare package: two runs of one build, and
@@ -36,10 +37,10 @@ func runCmd(t *testing.T, args ...string) (status int, stdout, stderr string) {
 }
 
 func TestReportCommand(t *testing.T) {
-	for _, format := range formatNames() {
-		status, stdout, stderr := runCmd(t, "report", baseJSON, "--format", format)
+	for _, name := range format.Names[format.Renderer](formats()) {
+		status, stdout, stderr := runCmd(t, "report", baseJSON, "--format", name)
 		if status != exitOK || stdout == "" || stderr != "" {
-			t.Errorf("report --format %s: status %d, %d bytes out, stderr %q", format, status, len(stdout), stderr)
+			t.Errorf("report --format %s: status %d, %d bytes out, stderr %q", name, status, len(stdout), stderr)
 		}
 	}
 	_, md, _ := runCmd(t, "report", "--format", "markdown", baseJSON)
@@ -238,6 +239,7 @@ func TestReportUsageErrors(t *testing.T) {
 		{[]string{"compare", baseJSON, slowJSON, "--threshold", "five"}, `"five" is not a percentage`},
 		{[]string{"compare", baseJSON, slowJSON, "--alpha", "2"}, "--alpha: 2 is not between 0 and 1"},
 		{[]string{"compare", baseJSON, slowJSON, "--format", "html"}, `unknown format "html"`},
+		{[]string{"compare", baseJSON, slowJSON, "--format", "mardown"}, `unknown format "mardown" (valid: json, markdown, text); did you mean "markdown"?`},
 		{[]string{"compare", baseJSON, "missing.json"}, "missing.json: no such file"},
 		{[]string{"merge"}, "no JSON reports given"},
 		{[]string{"merge", notJSON}, "reading JSON report"},

@@ -563,6 +563,15 @@ func forksAdvice(k int, ok bool, unit, goal string) string {
 }
 
 // pText writes a p-value with two significant digits.
+// percent writes a threshold in a reason: 0.05 as "5%" (the tables'
+// numbers are report/format's).
+func percent(f float64, sign bool) string {
+	if sign {
+		return fmt.Sprintf("%+.1f%%", 100*f)
+	}
+	return fmt.Sprintf("%g%%", 100*f)
+}
+
 func pText(p float64) string {
 	if p < 1e-4 {
 		return "< 0.0001"

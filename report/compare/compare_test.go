@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/benchspec/benchspec/report"
-	"github.com/benchspec/benchspec/report/format"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -211,29 +210,6 @@ func TestCompareConvertsUnits(t *testing.T) {
 		if got, ok := Conversion(tc.from, tc.to); ok != tc.ok || math.Abs(got-tc.want) > 1e-9*tc.want {
 			t.Errorf("Conversion(%s, %s) = %v, %v; want %v, %v", tc.from, tc.to, got, ok, tc.want, tc.ok)
 		}
-	}
-}
-
-// TestWriteGolden writes the comparison of the slower build with 3
-// forks a side (compare.*.golden: the rank test keeps the +30 %
-// inconclusive, and the intro says how many forks it needs) and with 5
-// (compare5.*.golden: a regression).
-func TestWriteGolden(t *testing.T) {
-	var res *Result
-	for _, c := range []struct{ golden, base, new string }{{"compare", baseFile, slowFile}, {"compare5", base5File, slow5File}} {
-		res = Compare(load(t, c.base), load(t, c.new), Options{Threshold: 0.05})
-		res.BaseName, res.NewName = c.base, c.new
-		res.OnlyNew = []Run{{Key: "empty#avgt", Benchmark: "empty", Mode: "avgt"}}
-		for _, format := range Formats {
-			var b strings.Builder
-			if err := Write(&b, res, format); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, c.golden+"."+format+".golden", b.String())
-		}
-	}
-	if err := Write(&strings.Builder{}, res, "xml"); err == nil || !strings.Contains(err.Error(), "text, markdown, json") {
-		t.Errorf("Write(xml) error = %v, want one naming the formats", err)
 	}
 }
 
@@ -521,21 +497,5 @@ func TestForksAdviceIsCapped(t *testing.T) {
 		if got := forksAdvice(c.k, c.ok, "forks a side", "decide it"); got != c.want {
 			t.Errorf("forksAdvice(%d, %v) = %q, want %q", c.k, c.ok, got, c.want)
 		}
-	}
-}
-
-// TestCompareWritesScoresAsTheTables: a side's score and error read as
-// the report's table writes them (report/format), so a throughput of
-// 1e-5 ops/ns is not "0.000 ± 0.000".
-func TestCompareWritesScoresAsTheTables(t *testing.T) {
-	for _, c := range [][2]float64{{1.05e-5, 8.98e-5}, {0.000123, 0.0000012}, {12.3456, 0.01234}, {0, 0}, {1234567, 0.0001}, {-3.4e-4, 1e-4}, {1.5e-13, 2e-14}} {
-		s := Side{Status: report.StatusOK, Score: report.Float(c[0]), Error: report.Float(c[1])}
-		want := format.Score(s.Score) + " ± " + format.Error(s.Error, s.Score)
-		if got := side(s); got != want {
-			t.Errorf("side(%g ± %g) = %q, want %q as the tables write it", c[0], c[1], got, want)
-		}
-	}
-	if got := side(Side{Status: report.StatusOK, Score: 1.05e-5, Error: report.NaN()}); got != "1.05e-05" {
-		t.Errorf("side(1.05e-5) = %q, want 1.05e-05", got)
 	}
 }

@@ -125,7 +125,7 @@ func validate(t *testing.T, name string, schema gojsonschema.JSONLoader, doc []b
 
 func renderTo(t *testing.T, name string, rep *report.Report) []byte {
 	t.Helper()
-	r, err := format.New(name)
+	r, err := format.Find[format.Renderer](format.Builtin(), name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // render renders the fixture's report in format.
 func render(t *testing.T, format string, rep *report.Report) string {
 	t.Helper()
-	r, err := New(format)
+	r, err := Find[Renderer](Builtin(), format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,24 +21,6 @@ func render(t *testing.T, format string, rep *report.Report) string {
 		t.Fatalf("%s: %v", format, err)
 	}
 	return buf.String()
-}
-
-// TestGolden checks every rendered format of the fixture against its
-// golden file (the text table's is TestTextGolden's, the HTML page's
-// report/format/html's TestHTMLGolden).
-func TestGolden(t *testing.T) {
-	p, forks, env := reporttest.Fixture()
-	rep := report.Build(p, forks, env)
-	for _, tc := range []struct{ format, golden string }{
-		{"markdown", "report.md.golden"},
-		{"csv", "report.csv.golden"},
-		{"jmh", "jmh.json.golden"},
-		{"gobench", "gobench.txt.golden"},
-	} {
-		t.Run(tc.format, func(t *testing.T) {
-			reporttest.Golden(t, tc.golden, render(t, tc.format, rep))
-		})
-	}
 }
 
 func TestMarkdownEscapes(t *testing.T) {

@@ -1,13 +1,15 @@
 package format
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/benchspec/benchspec/internal/table"
 	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/compare"
+	"github.com/benchspec/benchspec/report/history"
 )
 
 // Markdown writes a GitHub-flavoured Markdown table fit for a
@@ -26,10 +28,10 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 	fmt.Fprintf(&b, "**%s** — %s\n\n", mdEscape(r.Suite), mdEscape(envLine(r.Env)))
 	names := ParamNames(r.Runs)
 	header := Header(names)
-	align := make([]table.Align, len(header))
+	align := make([]Align, len(header))
 	for i, h := range header {
 		if i > 0 && h != "Mode" && h != "Units" {
-			align[i] = table.Right
+			align[i] = Right
 		}
 		header[i] = mdEscape(h)
 	}
@@ -49,7 +51,7 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 		}
 		cellRows = append(cellRows, cells)
 	}
-	b.WriteString(table.Markdown(header, cellRows, align...))
+	b.WriteString(MarkdownTable(header, cellRows, align...))
 	if len(notes) > 0 {
 		b.WriteString("\n")
 		shortened := false
@@ -81,3 +83,21 @@ var mdEscaper = strings.NewReplacer(
 	"<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ")
 
 func mdEscape(s string) string { return termsafe.String(mdEscaper.Replace(s)) }
+
+// Comparison writes c as a Markdown table for a pull-request comment,
+// with the runs of one side only, the notes and the counts under it.
+func (Markdown) Comparison(w io.Writer, c *compare.Result) error { return writeComparison(w, c, true) }
+
+// AB writes ab's comparison, then both builds' tables, each under a
+// heading.
+func (m Markdown) AB(w io.Writer, c *compare.Result, base, next *report.Report) error {
+	return writeAB(w, m, "\n### %s\n\n", c, base, next)
+}
+
+// History writes which series regressed, then a table of every series:
+// its last value, trend and change points.
+func (Markdown) History(w io.Writer, h *history.History) error {
+	bw := bufio.NewWriter(w)
+	historyMarkdown(bw, h)
+	return bw.Flush()
+}

@@ -19,7 +19,7 @@ const precision = 3
 // 0, not "≈ 0"), and a score too small for three decimals gets as many
 // as three significant digits need ("0.000123"), or an exponent below
 // 10⁻⁴, where a row of zeros is hard to read ("1.23e-05"); "n/a" when
-// the score does not exist. report/compare writes scores the same way.
+// the score does not exist.
 func Score(f report.Float) string {
 	v := float64(f)
 	switch {
@@ -149,4 +149,40 @@ func Wrap(s, indent string, width int) string {
 		col += n
 	}
 	return b.String()
+}
+
+// Num formats a number with four significant digits, without an
+// exponent for the values benchmarks usually have.
+func Num(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "n/a"
+	case v == 0:
+		return "0"
+	case math.Abs(v) >= 1e-3 && math.Abs(v) < 1e9:
+		return strconv.FormatFloat(v, 'f', max(0, 3-int(math.Floor(math.Log10(math.Abs(v))))), 64)
+	}
+	return strconv.FormatFloat(v, 'g', 2, 64)
+}
+
+// Percent2 formats a fraction as a percentage with two significant
+// digits, or whole percents from 10 % on: 0.0314 as "3.1%", 0.412 as
+// "41%", 6.19 as "619%".
+func Percent2(f float64) string {
+	if math.Abs(100*f) >= 10 {
+		return strconv.FormatFloat(100*f, 'f', 0, 64) + "%"
+	}
+	return strconv.FormatFloat(100*f, 'g', 2, 64) + "%"
+}
+
+// Percent formats a fraction as a percentage: 0.05 as "5%".
+func Percent(f float64) string { return strconv.FormatFloat(100*f, 'g', 4, 64) + "%" }
+
+// SignedPercent formats a fraction as a change: 0.08 as "+8.0%", "n/a"
+// for NaN.
+func SignedPercent(f float64) string {
+	if math.IsNaN(f) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*f)
 }

@@ -1,12 +1,14 @@
 package format
 
 import (
+	"bufio"
 	"io"
 	"strings"
 
-	"github.com/benchspec/benchspec/internal/table"
 	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/compare"
+	"github.com/benchspec/benchspec/report/history"
 )
 
 // Text writes JMH's result table: one row per run and one per secondary
@@ -38,15 +40,15 @@ func (t Text) Render(w io.Writer, r *report.Report) error {
 		}
 	}
 	header := Header(names)
-	align := make([]table.Align, len(header)) // Benchmark and Units left, the rest right, as JMH
+	align := make([]Align, len(header)) // Benchmark and Units left, the rest right, as JMH
 	for i := 1; i < len(header)-1; i++ {
-		align[i] = table.Right
+		align[i] = Right
 	}
 	var out strings.Builder
 	for j := range header {
 		header[j] = termsafe.Line(header[j])
 	}
-	out.WriteString(table.Text(header, cells, align...))
+	out.WriteString(TextTable(header, cells, align...))
 	if len(notes) > 0 {
 		out.WriteString("\n")
 		shortened := false
@@ -81,4 +83,21 @@ func (t Text) Render(w io.Writer, r *report.Report) error {
 	}
 	_, err := io.WriteString(w, out.String())
 	return err
+}
+
+// Comparison writes c as an aligned table for a terminal, with the
+// runs of one side only, the notes and the counts under it.
+func (Text) Comparison(w io.Writer, c *compare.Result) error { return writeComparison(w, c, false) }
+
+// AB writes ab's comparison, then both builds' tables.
+func (t Text) AB(w io.Writer, c *compare.Result, base, next *report.Report) error {
+	return writeAB(w, t, "\n%s:\n\n", c, base, next)
+}
+
+// History writes per series its last value, trend and change points,
+// and which series regressed.
+func (Text) History(w io.Writer, h *history.History) error {
+	bw := bufio.NewWriter(w)
+	historyText(bw, h)
+	return bw.Flush()
 }

@@ -10,15 +10,6 @@ import (
 	"github.com/benchspec/benchspec/report/reporttest"
 )
 
-func TestTextGolden(t *testing.T) {
-	p, forks, env := reporttest.Fixture()
-	var out strings.Builder
-	if err := (Text{}).Render(&out, report.Build(p, forks, env)); err != nil {
-		t.Fatal(err)
-	}
-	reporttest.Golden(t, "table.golden", out.String())
-}
-
 func TestTextIncomplete(t *testing.T) {
 	p, forks, env := reporttest.Fixture()
 	var out strings.Builder
@@ -68,15 +59,31 @@ func TestFormatScore(t *testing.T) {
 	}
 }
 
-func TestNew(t *testing.T) {
-	for _, format := range Names() {
-		if r, err := New(format); err != nil || r == nil {
-			t.Errorf("New(%q) = %v, %v", format, r, err)
+// TestFind: each kind of output finds the formats that render it, and
+// a name that is not one gets an error naming them, with the nearest
+// when it looks mistyped.
+func TestFind(t *testing.T) {
+	for _, name := range Names[Renderer](Builtin()) {
+		if r, err := Find[Renderer](Builtin(), name); err != nil || r == nil {
+			t.Errorf("Find(%q) = %v, %v", name, r, err)
 		}
 	}
-	_, err := New("xml")
-	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "csv, gobench, jmh, json, markdown, text") {
-		t.Errorf("New(xml) error = %v, want one naming the valid formats", err)
+	for _, c := range []struct {
+		find      func(string) error
+		name, err string
+	}{
+		{func(n string) error { _, err := Find[Renderer](Builtin(), n); return err }, "yaml",
+			`unknown format "yaml" (valid: csv, gobench, jmh, json, markdown, text)`},
+		{func(n string) error { _, err := Find[Renderer](Builtin(), n); return err }, "makdown",
+			`unknown format "makdown" (valid: csv, gobench, jmh, json, markdown, text); did you mean "markdown"?`},
+		{func(n string) error { _, err := Find[ComparisonRenderer](Builtin(), n); return err }, "csv",
+			`unknown format "csv" (valid: json, markdown, text)`},
+		{func(n string) error { _, err := Find[HistoryRenderer](Builtin(), n); return err }, "txt",
+			`unknown format "txt" (valid: json, markdown, text); did you mean "text"?`},
+	} {
+		if err := c.find(c.name); err == nil || err.Error() != c.err {
+			t.Errorf("Find(%q) error = %v, want %s", c.name, err, c.err)
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/benchspec/benchspec/report/format"
 	"github.com/benchspec/benchspec/report/history"
 )
 
@@ -26,18 +27,18 @@ import (
 // as a vertical line labelled with its batch, magnitude and the labels
 // (or revisions) either side — red for a regression, green for an
 // improvement.
-func History(w io.Writer, h *history.History) error {
-	pg := &historyPage{H: h, Summary: history.Summary(h), Regressions: h.Regressions()}
+func (Renderer) History(w io.Writer, h *history.History) error {
+	pg := &historyPage{H: h, Summary: format.Summary(h), Regressions: h.Regressions()}
 	for i := range h.Series {
 		s := &h.Series[i]
-		sec := section{ID: "series-" + strconv.Itoa(i+1), S: s, Trend: history.Trend(s)}
+		sec := section{ID: "series-" + strconv.Itoa(i+1), S: s, Trend: format.Trend(s)}
 		if last, ok := s.Last(); ok {
-			sec.Last = fmt.Sprintf("%s (batch %d)", history.ScoreString(last, s.Unit), last.Batch)
+			sec.Last = fmt.Sprintf("%s (batch %d)", format.ScoreString(last, s.Unit), last.Batch)
 		}
 		for _, cp := range s.ChangePoints {
 			row := changeRow{Batch: cp.Batch, Before: side(cp.LabelBefore, cp.RevisionBefore),
 				After: side(cp.LabelAfter, cp.RevisionAfter), Change: percent(float64(cp.Change)),
-				P: history.Num(float64(cp.P)), Direction: cp.Direction}
+				P: format.Num(float64(cp.P)), Direction: cp.Direction}
 			if cp.ChangeCI[0].Valid() {
 				row.CI = "[" + percent(float64(cp.ChangeCI[0])) + ", " + percent(float64(cp.ChangeCI[1])) + "]"
 			}

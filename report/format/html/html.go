@@ -4,8 +4,8 @@
 // a suite binary started afresh — would pay for at each start. A suite
 // writes JSON, and `benchspec report --format html` draws the page. The
 // page's result table reads the same rows and footnotes as the other
-// tables (format.Rows). History draws the nightly history's page
-// (package history) with the same charts.
+// tables (format.Rows). Renderer.History draws the nightly history's
+// page (package history) with the same charts.
 package html
 
 import (

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -229,7 +227,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	suitePkg := fs.String("suite", "", "the suite's main `package` (./bench), built for a revision or the working tree")
 	threshold := fs.String("threshold", "1%", "smallest change that counts, in percent: an interval within it is unchanged")
 	alpha := fs.Float64("alpha", compare.SequenceAlpha, "significance level for the family of all runs, however often ab looks")
-	formatName := fs.String("format", "text", "output format: "+strings.Join(compare.Formats, ", "))
+	findFormat := FormatFlag[format.ABRenderer](fs, reg.formats())
 	out := fs.String("out", "", "write the output to this `file` instead of stdout")
 	quiet := fs.Bool("quiet", false, "no run log and no progress on stderr")
 	// One fork after the other is the default: on the 2-core VM measured
@@ -253,8 +251,9 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	if !(*alpha > 0 && *alpha < 1) {
 		return e.UsageError("--alpha: %g is not between 0 and 1", *alpha)
 	}
-	if !slices.Contains(compare.Formats, *formatName) {
-		return e.UsageError("--format: unknown format %q (valid: %s)", *formatName, strings.Join(compare.Formats, ", "))
+	render, err := findFormat()
+	if err != nil {
+		return e.UsageError("--format: %v", err)
 	}
 	if *maxTime < 0 {
 		return e.UsageError("--max-time: %v is negative", *maxTime)
@@ -328,7 +327,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: only %s has it; not run", k, [2]string{*baseFlag, *newFlag}[i]))
 		}
 	}
-	err = WriteOutput(*out, e.Stdout, func(w io.Writer) error { return writeAB(w, *formatName, res, base, next) })
+	err = WriteOutput(*out, e.Stdout, func(w io.Writer) error { return render.AB(w, res, base, next) })
 	if err != nil {
 		e.Errorf("writing the output: %v", err)
 		return ExitUsage
@@ -344,47 +343,6 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		return ExitFail
 	}
 	return ExitOK
-}
-
-// writeAB writes the comparison, then both builds' reports.
-func writeAB(w io.Writer, formatName string, res *compare.Result, base, next *report.Report) error {
-	if formatName == "json" {
-		var c bytes.Buffer
-		if err := compare.Write(&c, res, "json"); err != nil {
-			return err
-		}
-		var b, n bytes.Buffer
-		if err := report.Write(&b, base); err != nil {
-			return err
-		}
-		if err := report.Write(&n, next); err != nil {
-			return err
-		}
-		_, err := fmt.Fprintf(w, "{\n\"comparison\": %s,\n\"base\": %s,\n\"new\": %s}\n",
-			bytes.TrimSpace(c.Bytes()), bytes.TrimSpace(b.Bytes()), bytes.TrimSpace(n.Bytes()))
-		return err
-	}
-	if err := compare.Write(w, res, formatName); err != nil {
-		return err
-	}
-	r, err := format.New(formatName)
-	if err != nil {
-		return err
-	}
-	for _, side := range []struct {
-		name string
-		rep  *report.Report
-	}{{"Base " + res.BaseName, base}, {"New " + res.NewName, next}} {
-		heading := "\n%s:\n\n"
-		if formatName == "markdown" {
-			heading = "\n### %s\n\n"
-		}
-		fmt.Fprintf(w, heading, side.name)
-		if err := r.Render(w, side.rep); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // ParsePercent reads "5%" or "5" as 0.05.

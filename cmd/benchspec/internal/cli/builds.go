@@ -53,9 +53,9 @@ type Registry struct {
 	// git revision of the working tree at worktree (ab's sides), whose
 	// go commands see the working tree's workspace; nil: they do not.
 	Checkout func(dir, worktree string)
-	// Formats adds output formats to run's --format beyond
-	// report/format's: cmd/benchspec adds html.
-	Formats map[string]format.Renderer
+	// Formats are the output formats of run's and ab's --format:
+	// cmd/benchspec adds html to report/format's (nil: those alone).
+	Formats format.List
 }
 
 // Builds is the Registry of the benchspec program: the go test

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchspec/benchspec/internal/table"
 	"github.com/benchspec/benchspec/internal/termsafe"
 	"github.com/benchspec/benchspec/plan"
+	"github.com/benchspec/benchspec/report/format"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -192,10 +192,10 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		}
 		rows = append(rows, row)
 	}
-	align := make([]table.Align, len(header))
-	align[0], align[8] = table.Right, table.Right // the run's number, its estimate
+	align := make([]format.Align, len(header))
+	align[0], align[8] = format.Right, format.Right // the run's number, its estimate
 	// Names and params come from the specs and the suite: escaped.
-	if _, err := io.WriteString(termsafe.Writer(stdout), table.Text(header, rows, align...)); err != nil {
+	if _, err := io.WriteString(termsafe.Writer(stdout), format.TextTable(header, rows, align...)); err != nil {
 		return e.Fail(fmt.Errorf("writing to stdout: %w", err))
 	}
 	if s := p.Shard; s != nil {

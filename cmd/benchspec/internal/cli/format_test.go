@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,23 +12,17 @@ import (
 	"github.com/benchspec/benchspec/report/format"
 )
 
-// TestRunFormats: --format takes report/format's names and the
-// registry's own (benchspec adds html); anything else is an error that
-// lists them all.
+// TestRunFormats: run's --format takes the registry's formats
+// (benchspec adds html), report/format's alone by default; anything else
+// is an error that lists them all.
 func TestRunFormats(t *testing.T) {
 	page := fakeRenderer{}
-	reg := Registry{Formats: map[string]format.Renderer{"html": page}}
-	if r, err := reg.renderer("html"); err != nil || r != format.Renderer(page) {
-		t.Errorf("renderer(html) with html registered = %v, %v", r, err)
+	reg := Registry{Formats: format.List{"html": page, "text": format.Text{}}}
+	if names := format.Names[format.Renderer](reg.formats()); !slices.Equal(names, []string{"html", "text"}) {
+		t.Errorf("formats with html registered: %v", names)
 	}
-	for _, name := range format.Names() {
-		if r, err := (Registry{}).renderer(name); err != nil || r == nil {
-			t.Errorf("renderer(%q) = %v, %v", name, r, err)
-		}
-	}
-	_, err := reg.renderer("xml")
-	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "csv, gobench, html, jmh, json, markdown, text") {
-		t.Errorf("renderer(xml) error = %v, want one naming the valid formats", err)
+	if names := format.Names[format.Renderer](Registry{}.formats()); !slices.Equal(names, format.Names[format.Renderer](format.Builtin())) {
+		t.Errorf("formats by default: %v, want report/format's", names)
 	}
 	var stdout, stderr bytes.Buffer
 	if code := Suite(context.Background(), []string{"run", "--format", "xml", "no-such-spec.yaml"}, registry, &stdout, &stderr); code != 2 ||

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,7 +12,17 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/internal/filehash"
+	"github.com/benchspec/benchspec/report/format"
 )
+
+// FormatFlag defines --format (text by default), its usage naming the
+// formats of l that render what T renders (format.Renderer for a report,
+// ComparisonRenderer, ABRenderer, HistoryRenderer); find returns the one
+// named, or an error naming the valid ones.
+func FormatFlag[T any](fs *flag.FlagSet, l format.List) (find func() (T, error)) {
+	name := fs.String("format", "text", "output format: "+strings.Join(format.Names[T](l), ", "))
+	return func() (T, error) { return format.Find[T](l, *name) }
+}
 
 // WriteOutput writes every output of every command (the --out flags, the
 // --results-dir files): write's output to stdout when path is "", else to

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/cmd/benchspec/internal/runlog"
@@ -47,7 +45,7 @@ func (b *runBatch) parseFlags(args []string, reg Registry) ([]string, int, bool)
 	fs := b.e.Flags("run [flags] SPEC...",
 		"Run runs the specs and writes the report: a table on stdout unless\n"+
 			"--format or --out say otherwise, the run log and progress on stderr.")
-	fs.StringVar(&b.format, "format", "text", "output format: "+strings.Join(reg.formatNames(), ", "))
+	b.findFormat = FormatFlag[format.Renderer](fs, reg.formats())
 	fs.StringVar(&b.out, "out", "", "write the report to this file instead of stdout")
 	fs.BoolVar(&b.quiet, "quiet", false, "no run log and no progress on stderr")
 	fs.BoolVar(&b.failFast, "fail-on-error", false, "stop the batch at the first failed run (JMH -foe)")
@@ -84,13 +82,14 @@ type runBatch struct {
 
 // runFlags are run's flags.
 type runFlags struct {
-	fs                                                        *flag.FlagSet
-	format, out, profiles, journal, resume, label, resultsDir string
-	quiet, failFast, strict, verbose                          bool
-	suite                                                     *string
-	allowOutside                                              *bool
-	shard                                                     shardFlags
-	orderF                                                    orderFlags
+	fs                                                *flag.FlagSet
+	findFormat                                        func() (format.Renderer, error)
+	out, profiles, journal, resume, label, resultsDir string
+	quiet, failFast, strict, verbose                  bool
+	suite                                             *string
+	allowOutside                                      *bool
+	shard                                             shardFlags
+	orderF                                            orderFlags
 }
 
 // prepare checks the flags and the outputs, then loads the specs into
@@ -103,7 +102,7 @@ func (b *runBatch) prepare(ctx context.Context, reg Registry, paths []string) (i
 		return failStatus(ctx, ExitUsage), false
 	}
 	var err error
-	if b.renderer, err = b.reg.renderer(b.format); err != nil {
+	if b.renderer, err = b.findFormat(); err != nil {
 		return e.UsageError("--format: %v", err), false
 	}
 	if b.quiet && b.verbose {
@@ -259,28 +258,12 @@ func anyFailed(r *report.Report) bool {
 	return false
 }
 
-// formatNames are the names run's --format accepts, sorted.
-func (reg Registry) formatNames() []string {
-	names := format.Names()
-	for name := range reg.Formats {
-		names = append(names, name)
+// formats is reg.Formats, or report/format's when it names none.
+func (reg Registry) formats() format.List {
+	if reg.Formats == nil {
+		return format.Builtin()
 	}
-	sort.Strings(names)
-	return names
-}
-
-// renderer returns the renderer of the named format: one of reg.Formats
-// or of report/format. Asked for html where it is not linked, it says
-// how to get the page.
-func (reg Registry) renderer(name string) (format.Renderer, error) {
-	if r, ok := reg.Formats[name]; ok {
-		return r, nil
-	}
-	r, err := format.New(name)
-	if err != nil {
-		return nil, fmt.Errorf("unknown format %q (valid: %s)", name, strings.Join(reg.formatNames(), ", "))
-	}
-	return r, nil
+	return reg.Formats
 }
 
 // profileDir makes the profiles directory absolute (forks may run

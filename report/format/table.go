@@ -1,6 +1,4 @@
-// Package table draws the aligned tables of the benchspec program with
-// tablewriter: JMH's borderless look for a terminal, and Markdown.
-package table
+package format
 
 import (
 	"strings"
@@ -10,6 +8,10 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
+// The aligned tables of the benchspec program are drawn by tablewriter:
+// JMH's borderless look for a terminal (TextTable, also for the plan and
+// the cache), and Markdown.
+
 // Align lines up the cells of a table's column.
 type Align int
 
@@ -18,15 +20,15 @@ const (
 	Right              // numbers
 )
 
-// Text draws a table in JMH's look with tablewriter: no borders or
+// TextTable draws a table in JMH's look with tablewriter: no borders or
 // rules, two spaces between columns, each column aligned as align says
 // (a column align does not name is left-aligned), no trailing spaces.
 // Widths are display widths, with "±", "≈" and the other East Asian
 // ambiguous runes one column wide whatever the locale, as terminals show
 // them. A line break inside a cell would break the table, so it reads
 // as a space.
-func Text(header []string, rows [][]string, align ...Align) string {
-	out := draw(header, rows, align, renderer.NewBlueprint(tw.Rendition{
+func TextTable(header []string, rows [][]string, align ...Align) string {
+	out := drawTable(header, rows, align, renderer.NewBlueprint(tw.Rendition{
 		Borders:  tw.BorderNone,
 		Symbols:  tw.NewSymbols(tw.StyleNone),
 		Settings: tw.Settings{Lines: tw.LinesNone, Separators: tw.SeparatorsNone},
@@ -38,18 +40,18 @@ func Text(header []string, rows [][]string, align ...Align) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// Markdown draws a GitHub-flavoured Markdown table with tablewriter:
+// MarkdownTable draws a GitHub-flavoured Markdown table with tablewriter:
 // a delimiter row that aligns each column as align says (":---" or
 // "---:"), the cells padded so that the source lines up too. Escaping the
 // cells is the caller's.
-func Markdown(header []string, rows [][]string, align ...Align) string {
-	return draw(header, rows, align, renderer.NewMarkdown())
+func MarkdownTable(header []string, rows [][]string, align ...Align) string {
+	return drawTable(header, rows, align, renderer.NewMarkdown())
 }
 
-// draw renders the cells as given (no header capitalised, no spaces
+// drawTable renders the cells as given (no header capitalised, no spaces
 // trimmed, nothing wrapped; a line break reads as a space), aligned by
 // column, widths measured the same in every locale.
-func draw(header []string, rows [][]string, align []Align, r tw.Renderer, opts ...tablewriter.Option) string {
+func drawTable(header []string, rows [][]string, align []Align, r tw.Renderer, opts ...tablewriter.Option) string {
 	cols := make([]tw.Align, len(align))
 	for i, a := range align {
 		cols[i] = tw.AlignLeft

@@ -1,8 +1,6 @@
-package history
+package format
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -10,36 +8,16 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/internal/termsafe"
+	"github.com/benchspec/benchspec/report/history"
 )
 
-// Formats are the output formats Write knows; the HTML page is drawn by
-// report/format/html (html.History), which only the benchspec command
-// links.
-var Formats = []string{"text", "markdown", "json"}
-
-// Write renders h to w in format (one of Formats).
-func Write(w io.Writer, h *History, format string) error {
-	bw := bufio.NewWriter(w)
-	switch format {
-	case "text":
-		writeText(bw, h)
-	case "markdown":
-		writeMarkdown(bw, h)
-	case "json":
-		enc := json.NewEncoder(bw)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(h); err != nil {
-			return fmt.Errorf("history: %w", err)
-		}
-	default:
-		return fmt.Errorf("history: unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
-	}
-	return bw.Flush()
-}
+// The history's words and numbers, the same in text, markdown and the
+// HTML page (report/format/html), and the text and markdown pages
+// (Text.History, Markdown.History).
 
 // Summary is the one-line account of what h covers and how it was
 // analysed.
-func Summary(h *History) string {
+func Summary(h *history.History) string {
 	if len(h.Batches) == 0 {
 		return "no batches"
 	}
@@ -48,7 +26,7 @@ func Summary(h *History) string {
 		len(h.Batches), first.Format("2006-01-02 15:04"), last.Format("2006-01-02 15:04"), len(h.Series), strconv.FormatFloat(h.P, 'g', -1, 64), Percent(h.MinChange))
 }
 
-func writeText(w io.Writer, h *History) {
+func historyText(w io.Writer, h *history.History) {
 	w = termsafe.Writer(w) // names and labels come from the reports
 	fmt.Fprintf(w, "History: %s\n", Summary(h))
 	for i := range h.Series {
@@ -85,7 +63,7 @@ func writeText(w io.Writer, h *History) {
 	}
 }
 
-func writeMarkdown(w io.Writer, h *History) {
+func historyMarkdown(w io.Writer, h *history.History) {
 	fmt.Fprintf(w, "### Benchmark history\n\n%s.\n\n", Summary(h))
 	if r := h.Regressions(); len(r) > 0 {
 		fmt.Fprintf(w, "**%d regressed:**\n\n", len(r))
@@ -108,7 +86,7 @@ func writeMarkdown(w io.Writer, h *History) {
 		var cps []string
 		for _, cp := range s.ChangePoints {
 			mark := ""
-			if cp.Direction == Regression {
+			if cp.Direction == history.Regression {
 				mark = "**"
 			}
 			cps = append(cps, fmt.Sprintf("%sbatch %d%s: %s%s", mark, cp.Batch, between(cp), ChangeString(cp), mark))
@@ -116,16 +94,16 @@ func writeMarkdown(w io.Writer, h *History) {
 		if len(cps) == 0 {
 			cps = []string{"none"}
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s %s | %s |\n", mdEscape(s.Name()), mdEscape(lastCell),
-			Sparkline(s.Points, 24), mdEscape(Trend(s)), mdEscape(strings.Join(cps, "<br>")))
+		fmt.Fprintf(w, "| `%s` | %s | %s %s | %s |\n", pipeEscape(s.Name()), pipeEscape(lastCell),
+			Sparkline(s.Points, 24), pipeEscape(Trend(s)), pipeEscape(strings.Join(cps, "<br>")))
 	}
 }
 
-// mdEscape keeps a table cell one cell.
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+// pipeEscape keeps a table cell one cell.
+func pipeEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // ScoreString is "score ± error unit".
-func ScoreString(p Point, unit string) string {
+func ScoreString(p history.Point, unit string) string {
 	s := Num(float64(p.Score))
 	if p.Error.Valid() {
 		s += " ± " + Num(float64(p.Error))
@@ -135,27 +113,27 @@ func ScoreString(p Point, unit string) string {
 
 // ChangeString is a change point's magnitude, interval, p-value and
 // direction: "+8.0 % [+5.9 %, +10.1 %], p = 2.1e-05, regression".
-func ChangeString(cp ChangePoint) string {
+func ChangeString(cp history.ChangePoint) string {
 	ci := ""
 	if cp.ChangeCI[0].Valid() {
-		ci = fmt.Sprintf(" [%s, %s]", signedPercent(float64(cp.ChangeCI[0])), signedPercent(float64(cp.ChangeCI[1])))
+		ci = fmt.Sprintf(" [%s, %s]", SignedPercent(float64(cp.ChangeCI[0])), SignedPercent(float64(cp.ChangeCI[1])))
 	}
-	return fmt.Sprintf("%s%s, p = %s, %s", signedPercent(float64(cp.Change)), ci, Num(float64(cp.P)), cp.Direction)
+	return fmt.Sprintf("%s%s, p = %s, %s", SignedPercent(float64(cp.Change)), ci, Num(float64(cp.P)), cp.Direction)
 }
 
 // between names the points either side of a change: labels, revisions,
 // or nothing when neither is known.
-func between(cp ChangePoint) string {
+func between(cp history.ChangePoint) string {
 	a, b := cp.LabelBefore, cp.LabelAfter
 	if a == "" && b == "" {
-		a, b = ShortRevision(cp.RevisionBefore), ShortRevision(cp.RevisionAfter)
+		a, b = history.ShortRevision(cp.RevisionBefore), history.ShortRevision(cp.RevisionAfter)
 	}
 	if a == "" && b == "" {
 		return ""
 	}
 	s := " (" + orUnknown(a) + " → " + orUnknown(b)
 	if cp.LabelBefore != "" && cp.RevisionBefore != cp.RevisionAfter {
-		s += ", rev " + orUnknown(ShortRevision(cp.RevisionBefore)) + " → " + orUnknown(ShortRevision(cp.RevisionAfter))
+		s += ", rev " + orUnknown(history.ShortRevision(cp.RevisionBefore)) + " → " + orUnknown(history.ShortRevision(cp.RevisionAfter))
 	}
 	return s + ")"
 }
@@ -167,13 +145,13 @@ func orUnknown(s string) string {
 	return s
 }
 
-func pointTag(p Point) string {
+func pointTag(p history.Point) string {
 	var parts []string
 	if p.Label != "" {
 		parts = append(parts, p.Label)
 	}
 	if p.Revision != "" {
-		parts = append(parts, "rev "+ShortRevision(p.Revision))
+		parts = append(parts, "rev "+history.ShortRevision(p.Revision))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -183,7 +161,7 @@ func pointTag(p Point) string {
 
 // Trend says how the level moved: the newest level against the first,
 // when the series changed, and the number of points.
-func Trend(s *Series) string {
+func Trend(s *history.Series) string {
 	n := fmt.Sprintf("%d points", len(s.Points))
 	if len(s.ChangePoints) == 0 {
 		d := float64(s.Detectable)
@@ -200,14 +178,14 @@ func Trend(s *Series) string {
 	if first == 0 {
 		return n
 	}
-	return fmt.Sprintf("%s, level %s since batch %d", n, signedPercent((now-first)/first), s.Points[0].Batch)
+	return fmt.Sprintf("%s, level %s since batch %d", n, SignedPercent((now-first)/first), s.Points[0].Batch)
 }
 
 var sparks = []rune("▁▂▃▄▅▆▇█")
 
 // Sparkline draws the newest max points as a line of block characters,
 // from the lowest score to the highest.
-func Sparkline(points []Point, maxPoints int) string {
+func Sparkline(points []history.Point, maxPoints int) string {
 	if len(points) > maxPoints {
 		points = points[len(points)-maxPoints:]
 	}
@@ -234,44 +212,10 @@ func batchList(b []int) string {
 	return strings.Join(parts, ", ")
 }
 
-func regressionNames(r []*Series) string {
+func regressionNames(r []*history.Series) string {
 	names := make([]string, len(r))
 	for i, s := range r {
 		names[i] = s.Name()
 	}
 	return strings.Join(names, ", ")
-}
-
-// Num formats a number with four significant digits, without an
-// exponent for the values benchmarks usually have.
-func Num(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "n/a"
-	case v == 0:
-		return "0"
-	case math.Abs(v) >= 1e-3 && math.Abs(v) < 1e9:
-		return strconv.FormatFloat(v, 'f', max(0, 3-int(math.Floor(math.Log10(math.Abs(v))))), 64)
-	}
-	return strconv.FormatFloat(v, 'g', 2, 64)
-}
-
-// Percent2 formats a fraction as a percentage with two significant
-// digits, or whole percents from 10 % on: 0.0314 as "3.1%", 0.412 as
-// "41%", 6.19 as "619%".
-func Percent2(f float64) string {
-	if math.Abs(100*f) >= 10 {
-		return strconv.FormatFloat(100*f, 'f', 0, 64) + "%"
-	}
-	return strconv.FormatFloat(100*f, 'g', 2, 64) + "%"
-}
-
-// Percent formats a fraction as a percentage: 0.05 as "5%".
-func Percent(f float64) string { return strconv.FormatFloat(100*f, 'g', 4, 64) + "%" }
-
-func signedPercent(f float64) string {
-	if math.IsNaN(f) {
-		return "n/a"
-	}
-	return fmt.Sprintf("%+.1f%%", 100*f)
 }

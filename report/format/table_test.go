@@ -1,4 +1,4 @@
-package table
+package format
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ import (
 // combining mark none, "±" one; a line break reads as a space; no line
 // ends in spaces; columns not named in align are left-aligned.
 func TestTableAlignsByDisplayWidth(t *testing.T) {
-	got := Text([]string{"Benchmark", "(n)", "Score", "Units"}, [][]string{
+	got := TextTable([]string{"Benchmark", "(n)", "Score", "Units"}, [][]string{
 		{"日本", "1", "± 1.5", "ns/op"},
 		{"e\u0301x", "10", "2.000", "a\nb"},
 		{"long.name", "", "", "us/op"},
@@ -33,7 +33,7 @@ func TestTableAlignsByDisplayWidth(t *testing.T) {
 func TestTableWidthsIgnoreTheLocale(t *testing.T) {
 	defer twwidth.SetEastAsian(twwidth.IsEastAsian())
 	twwidth.SetEastAsian(true)
-	got := Text([]string{"Error", "Units"}, [][]string{{"± 1.5", "ns/op"}, {"12.25", "ns/op"}}, Right)
+	got := TextTable([]string{"Error", "Units"}, [][]string{{"± 1.5", "ns/op"}, {"12.25", "ns/op"}}, Right)
 	want := "Error  Units\n± 1.5  ns/op\n12.25  ns/op\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Table with an East Asian locale (-want +got):\n%s", diff)
@@ -43,7 +43,7 @@ func TestTableWidthsIgnoreTheLocale(t *testing.T) {
 // TestMarkdownTable: the delimiter row aligns each column, the cells are
 // padded so that the source lines up, and cells are written as given.
 func TestMarkdownTable(t *testing.T) {
-	got := Markdown([]string{"Benchmark", "Score"}, [][]string{{"`a\\|b`", "1.000"}, {"long.name", "12.500"}}, Left, Right)
+	got := MarkdownTable([]string{"Benchmark", "Score"}, [][]string{{"`a\\|b`", "1.000"}, {"long.name", "12.500"}}, Left, Right)
 	want := "" +
 		"| Benchmark |  Score |\n" +
 		"|:----------|-------:|\n" +
