@@ -37,10 +37,10 @@ func (Renderer) History(w io.Writer, h *history.History) error {
 		}
 		for _, cp := range s.ChangePoints {
 			row := changeRow{Batch: cp.Batch, Before: side(cp.LabelBefore, cp.RevisionBefore),
-				After: side(cp.LabelAfter, cp.RevisionAfter), Change: percent(float64(cp.Change)),
+				After: side(cp.LabelAfter, cp.RevisionAfter), Change: format.SignedPercent(float64(cp.Change)),
 				P: format.Num(float64(cp.P)), Direction: cp.Direction}
 			if cp.ChangeCI[0].Valid() {
-				row.CI = "[" + percent(float64(cp.ChangeCI[0])) + ", " + percent(float64(cp.ChangeCI[1])) + "]"
+				row.CI = "[" + format.SignedPercent(float64(cp.ChangeCI[0])) + ", " + format.SignedPercent(float64(cp.ChangeCI[1])) + "]"
 			}
 			sec.Changes = append(sec.Changes, row)
 		}
@@ -101,13 +101,6 @@ func side(label, rev string) string {
 		return history.ShortRevision(rev)
 	}
 	return "?"
-}
-
-func percent(f float64) string {
-	if math.IsNaN(f) {
-		return "n/a"
-	}
-	return fmt.Sprintf("%+.1f%%", 100*f)
 }
 
 var (
@@ -255,7 +248,7 @@ func addChanges(p *plot.Plot, s *history.Series, lo, top, span float64) error {
 		lpts = append(lpts, plotter.XY{X: x, Y: y})
 		// Short: gonum shrinks the data area until every label fits, and
 		// the builds either side are in the table above the chart.
-		labels = append(labels, fmt.Sprintf(" batch %d: %s %s", cp.Batch, percent(float64(cp.Change)), cp.Direction))
+		labels = append(labels, fmt.Sprintf(" batch %d: %s %s", cp.Batch, format.SignedPercent(float64(cp.Change)), cp.Direction))
 		styles = append(styles, c)
 	}
 	if len(lpts) == 0 {
