@@ -18,9 +18,10 @@ import (
 type DiagSettings struct {
 	// Ignore lists diagnostic codes not to report for the entry.
 	Ignore []string `json:"ignore"`
-	// DeadCodeRatio: DEAD_CODE fires when the median time per call of the
-	// body is below DeadCodeRatio × the median empty-loop baseline of the
-	// same forks.
+	// DeadCodeRatio: DEAD_CODE fires when a call of the body costs less
+	// than DeadCodeRatio × its own fork's floor (the fork's fastest
+	// empty-loop baseline iteration), at the median over all iterations
+	// of all forks.
 	DeadCodeRatio float64 `json:"dead_code_ratio"`
 	// TimerRatio: TIMER_RESOLUTION fires when the clock's resolution or
 	// the cost of one read is above TimerRatio × the typical timed interval.

@@ -347,8 +347,7 @@ func serveOne(a *protocol.Assignment, lookup BodyLookup, testBinary TestBinary, 
 
 // IsChild reports whether this process was started by the benchspec
 // program as a fork, a guard, a shielded exec, to list a suite's
-// benchmarks, or asked by a suite whether it is the program (EnvProbe)
-// (cli.IsChild forwards here).
+// benchmarks, or asked by a suite whether it is the program (EnvProbe).
 func IsChild() bool {
 	for _, k := range []string{protocol.EnvAssignment, protocol.EnvHost, protocol.EnvGuard, protocol.EnvExec, protocol.EnvList, protocol.EnvProbe} {
 		if os.Getenv(k) != "" {
