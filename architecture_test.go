@@ -266,3 +266,34 @@ func TestSuiteBinaryLinksOnlyTheForkSide(t *testing.T) {
 		}
 	}
 }
+
+// TestForkSettingIsNamedInFewFiles keeps ARCHITECTURE.md's "Add a spec
+// key" true for a key that changes how a fork measures: besides the
+// schemas, gc_before_iteration is named in at most four non-test Go
+// files outside examples/ and tools/, because spec.Settings embeds
+// protocol.Settings, spec decodes a key into the field of its JSON name
+// and the plan hands the fork's settings on as they are.
+func TestForkSettingIsNamedInFewFiles(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (path == "examples" || path == "tools" || d.Name() == "testdata" || path != "." && strings.HasPrefix(d.Name(), ".")):
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if s := strings.ToLower(string(src)); strings.Contains(s, "gc_before_iteration") || strings.Contains(s, "gcbeforeiteration") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) > 4 {
+		t.Errorf("gc_before_iteration is named in %d non-test Go files, want at most 4 (ARCHITECTURE.md, \"Add a spec key\"): %s", len(files), strings.Join(files, ", "))
+	}
+}

@@ -141,9 +141,9 @@ func TestClosest(t *testing.T) {
 // estimate is then the longest one, never negative, and so is a plan's
 // sum of such runs.
 func TestEstimateSaturates(t *testing.T) {
-	s := spec.Settings{Forks: 1000, WarmupForks: 1000,
-		Warmup:      spec.Iterations{Iterations: 100000, Time: 24 * time.Hour},
-		Measurement: spec.Iterations{Iterations: 100000, Time: 24 * time.Hour}}
+	s := spec.Settings{Forks: 1000, WarmupForks: 1000}
+	s.Warmup = spec.Iterations{Iterations: 100000, Time: 24 * time.Hour}
+	s.Measurement = spec.Iterations{Iterations: 100000, Time: 24 * time.Hour}
 	r := Run{Mode: spec.ModeAverageTime, Settings: s}
 	if got := estimate(&r); got != math.MaxInt64 {
 		t.Errorf("estimate = %v, want the longest duration", got)

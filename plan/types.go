@@ -98,21 +98,13 @@ type Param = protocol.Param
 
 // Fork is what a fork of r needs to know of it (protocol.Run).
 func (r *Run) Fork() protocol.Run {
-	s := &r.Settings
 	return protocol.Run{
 		Index:     r.Index,
 		Key:       r.Key,
 		Benchmark: r.Benchmark,
 		Params:    r.benchmarkParams(),
 		Mode:      r.Mode,
-		Settings: protocol.Settings{
-			Threads:           s.Threads,
-			Warmup:            protocol.Phase(s.Warmup),
-			Measurement:       protocol.Phase(s.Measurement),
-			OpsPerInvocation:  s.OpsPerInvocation,
-			GCBeforeIteration: s.GCBeforeIteration,
-			Profilers:         s.Profilers,
-		},
-		GoTest: r.GoTest,
+		Settings:  r.Settings.Settings,
+		GoTest:    r.GoTest,
 	}
 }

@@ -167,7 +167,7 @@ func TestThreadsMax(t *testing.T) {
 		{spec.ThreadsMax, map[string]string{"GOMAXPROCS": "2"}, 8, 2},
 		{spec.ThreadsMax, map[string]string{"GOMAXPROCS": "lots"}, 8, 8},
 	} {
-		if got := threads(spec.Settings{Threads: tc.threads, Env: tc.env}, tc.gomaxprocs); got != tc.want {
+		if got := threads(spec.Settings{Settings: protocol.Settings{Threads: tc.threads}, Env: tc.env}, tc.gomaxprocs); got != tc.want {
 			t.Errorf("threads(%d, %v, %d) = %d, want %d", tc.threads, tc.env, tc.gomaxprocs, got, tc.want)
 		}
 	}

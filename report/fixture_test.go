@@ -38,15 +38,17 @@ func golden(t *testing.T, name, got string) {
 // settings returns typical settings for a mode.
 func settings(timeUnit string, forks, warmupForks, warmupIts, measureIts int) spec.Settings {
 	return spec.Settings{
-		TimeUnit:         timeUnit,
-		Forks:            forks,
-		WarmupForks:      warmupForks,
-		Warmup:           spec.Iterations{Iterations: warmupIts, Time: time.Second, BatchSize: 1},
-		Measurement:      spec.Iterations{Iterations: measureIts, Time: time.Second, BatchSize: 1},
-		OpsPerInvocation: 1,
-		Threads:          1,
-		Timeout:          10 * time.Minute,
-		Env:              map[string]string{},
+		TimeUnit:    timeUnit,
+		Forks:       forks,
+		WarmupForks: warmupForks,
+		Settings: protocol.Settings{
+			Warmup:           spec.Iterations{Iterations: warmupIts, Time: time.Second, BatchSize: 1},
+			Measurement:      spec.Iterations{Iterations: measureIts, Time: time.Second, BatchSize: 1},
+			OpsPerInvocation: 1,
+			Threads:          1,
+		},
+		Timeout: 10 * time.Minute,
+		Env:     map[string]string{},
 	}
 }
 

@@ -382,9 +382,10 @@ func runDifferences(a, b *Run) []string {
 		}
 	}
 	sa, sb := reflect.ValueOf(a.Settings), reflect.ValueOf(b.Settings)
-	t := sa.Type()
-	for i := 0; i < t.NumField(); i++ {
-		field := t.Field(i)
+	for _, field := range reflect.VisibleFields(sa.Type()) {
+		if field.Anonymous { // the fork's settings: their fields follow
+			continue
+		}
 		name, _, _ := strings.Cut(field.Tag.Get("json"), ",")
 		switch name {
 		case "forks", "warmup_forks", "modes", "threads", "timeout":
@@ -392,7 +393,7 @@ func runDifferences(a, b *Run) []string {
 			// change no fork's numbers; mode and threads are compared above.
 			continue
 		}
-		x, y := sa.Field(i).Interface(), sb.Field(i).Interface()
+		x, y := sa.FieldByIndex(field.Index).Interface(), sb.FieldByIndex(field.Index).Interface()
 		if !equalSetting(x, y) {
 			out = append(out, fmt.Sprintf("settings.%s %s, not %s", name, jsonOf(y), jsonOf(x)))
 		}

@@ -22,6 +22,10 @@ func leaves(v reflect.Value, prefix string, into map[string]reflect.Value) map[s
 	for i := range v.NumField() {
 		f := v.Type().Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous { // spec.Settings embeds the fork's settings
+			leaves(v.Field(i), prefix, into)
+			continue
+		}
 		if f.Type.Kind() == reflect.Struct {
 			leaves(v.Field(i), prefix+name+".", into)
 			continue

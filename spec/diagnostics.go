@@ -1,9 +1,6 @@
 package spec
 
-import (
-	"slices"
-	"sync"
-)
+import "slices"
 
 // DiagSettings are the thresholds of the trust diagnostics (package
 // report/diag) for one entry: `diagnostics:` in the spec's defaults or in
@@ -110,29 +107,12 @@ func (d DiagSettings) WithDefaults() DiagSettings {
 // Ignores reports whether code is in the ignore list.
 func (d DiagSettings) Ignores(code string) bool { return slices.Contains(d.Ignore, code) }
 
-// diagKeys decodes the keys of `diagnostics:`; an entry's ignore list
-// replaces the defaults' one.
-var diagKeys = sync.OnceValue(func() map[string]func(d *DiagSettings, v any) {
-	return map[string]func(d *DiagSettings, v any){
-		"ignore":                      func(d *DiagSettings, v any) { d.Ignore = stringList(v) },
-		"dead_code_ratio":             func(d *DiagSettings, v any) { d.DeadCodeRatio = toFloat(v) },
-		"timer_ratio":                 func(d *DiagSettings, v any) { d.TimerRatio = toFloat(v) },
-		"not_steady_p":                func(d *DiagSettings, v any) { d.NotSteadyP = toFloat(v) },
-		"not_steady_slope":            func(d *DiagSettings, v any) { d.NotSteadySlope = toFloat(v) },
-		"forks_disagree_p":            func(d *DiagSettings, v any) { d.ForksDisagreeP = toFloat(v) },
-		"forks_disagree_ratio":        func(d *DiagSettings, v any) { d.ForksDisagreeRatio = toFloat(v) },
-		"forks_disagree_spread":       func(d *DiagSettings, v any) { d.ForksDisagreeSpread = toFloat(v) },
-		"multimodal_mvalue":           func(d *DiagSettings, v any) { d.MultimodalMValue = toFloat(v) },
-		"multimodal_separation":       func(d *DiagSettings, v any) { d.MultimodalSeparation = toFloat(v) },
-		"multimodal_min_values":       func(d *DiagSettings, v any) { d.MultimodalMinValues = toInt(v) },
-		"high_variance_cv":            func(d *DiagSettings, v any) { d.HighVarianceCV = toFloat(v) },
-		"high_variance_outlier_shift": func(d *DiagSettings, v any) { d.HighVarianceOutlierShift = toFloat(v) },
-	}
-})
-
-// toFloat converts a validated number.
+// toFloat converts a validated number, or a percentage ("1%", a
+// precision's error) to a fraction.
 func toFloat(v any) float64 {
 	switch x := v.(type) {
+	case string:
+		return percent(x)
 	case int64:
 		return float64(x)
 	case float64:

@@ -11,7 +11,10 @@
 // path:line:col: message, and a spec with any problem yields no Spec.
 // Overrides go key by key (env variable by variable).
 //
-// Adding a key: the schema (spec and result), the Settings field with its
-// JSON name, its decoder in settingKeys, a line in the test's nonDefault
-// table; TestEverySchemaKeyReachesSettings fails until they exist.
+// Adding a key: the schema (spec and result), the field with the key as
+// its JSON name (in protocol.Settings, which Settings embeds, for a key
+// that changes how a fork measures), a line in the test's nonDefault
+// table; TestEverySchemaKeyReachesSettings fails until they exist. A key
+// is decoded into the field of its JSON name; settingKeys holds the few
+// whose spec value needs converting.
 package spec

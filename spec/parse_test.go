@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/benchspec/benchspec/internal/protocol"
 )
 
 func TestParseFull(t *testing.T) {
@@ -20,18 +22,20 @@ func TestParseFull(t *testing.T) {
 	}
 	pos := func(line, col int) Pos { return Pos{File: path, Line: line, Col: col} }
 	defaults := Settings{
-		Modes:             []Mode{"avgt", "thrpt"},
-		TimeUnit:          "us",
-		Forks:             2,
-		WarmupForks:       0,
-		Warmup:            Iterations{Iterations: 2, Time: 500 * time.Millisecond, BatchSize: 1},
-		Measurement:       Iterations{Iterations: 10, Time: 100 * time.Millisecond, BatchSize: 1000},
-		OpsPerInvocation:  1,
-		Threads:           ThreadsMax,
-		Timeout:           10 * time.Minute,
-		GCBeforeIteration: false,
-		Env:               map[string]string{"GOGC": "100", "GOMAXPROCS": "4"},
-		Profilers:         []string{"gc"},
+		Modes:       []Mode{"avgt", "thrpt"},
+		TimeUnit:    "us",
+		Forks:       2,
+		WarmupForks: 0,
+		Settings: protocol.Settings{
+			Warmup:            Iterations{Iterations: 2, Time: 500 * time.Millisecond, BatchSize: 1},
+			Measurement:       Iterations{Iterations: 10, Time: 100 * time.Millisecond, BatchSize: 1000},
+			OpsPerInvocation:  1,
+			Threads:           ThreadsMax,
+			GCBeforeIteration: false,
+			Profilers:         []string{"gc"},
+		},
+		Timeout: 10 * time.Minute,
+		Env:     map[string]string{"GOGC": "100", "GOMAXPROCS": "4"},
 	}
 	first := defaults.Clone()
 	first.Modes = []Mode{"ss"}

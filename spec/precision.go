@@ -29,7 +29,7 @@ type Precision struct {
 }
 
 // MarshalJSON writes p with its time as a Go duration string.
-func (p Precision) MarshalJSON() ([]byte, error) { return marshalFields(&p) }
+func (p Precision) MarshalJSON() ([]byte, error) { return marshalFields(&p, nil) }
 
 // UnmarshalJSON reads what MarshalJSON writes.
 func (p *Precision) UnmarshalJSON(data []byte) error { return unmarshalFields(data, p) }
@@ -75,23 +75,6 @@ func (p Precision) TimeBound() time.Duration {
 		return DefaultPrecisionMaxTime
 	}
 	return p.MaxTime
-}
-
-// applyPrecision overrides p with the keys of a validated `precision:`
-// map (DefaultSettings holds the default bounds).
-func applyPrecision(p *Precision, m map[string]any) {
-	if v, ok := m["error"]; ok {
-		p.Error = percent(v.(string))
-	}
-	if v, ok := m["max_forks"]; ok {
-		p.MaxForks = toInt(v)
-	}
-	if v, ok := m["max_time"]; ok {
-		p.MaxTime = mustDuration(v)
-	}
-	if v, ok := m["max_iterations"]; ok {
-		p.MaxIterations = toInt(v)
-	}
 }
 
 // percent converts a validated percentage such as "1%" or "0.5 %" to a

@@ -3,9 +3,11 @@ package spec
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
-	"sync"
 	"time"
+
+	"github.com/benchspec/benchspec/internal/protocol"
 )
 
 // Settings is how one benchmark is measured: the one type that the spec's
@@ -19,18 +21,15 @@ import (
 // settings rather than in them, so there Modes and Threads are left out
 // (they are omitted when zero).
 type Settings struct {
-	Modes             []Mode            `json:"modes,omitempty"`   // expanded: never contains "all"
-	Threads           int               `json:"threads,omitempty"` // >= 1, or ThreadsMax
-	Forks             int               `json:"forks"`             // measured forks; 0 = run in-process (debugging)
-	WarmupForks       int               `json:"warmup_forks"`
-	Warmup            Iterations        `json:"warmup"`
-	Measurement       Iterations        `json:"measurement"`
-	OpsPerInvocation  int               `json:"ops_per_invocation"`
-	TimeUnit          string            `json:"time_unit"` // ns | us | ms | s
-	Timeout           time.Duration     `json:"timeout"`
-	Env               map[string]string `json:"env"`
-	GCBeforeIteration bool              `json:"gc_before_iteration"`
-	Profilers         []string          `json:"profilers"`
+	Modes []Mode `json:"modes,omitempty"` // expanded: never contains "all"
+	// Settings are the keys that change how a fork measures: the plan
+	// hands them to every fork as they are.
+	protocol.Settings
+	Forks       int               `json:"forks"` // measured forks; 0 = run in-process (debugging)
+	WarmupForks int               `json:"warmup_forks"`
+	TimeUnit    string            `json:"time_unit"` // ns | us | ms | s
+	Timeout     time.Duration     `json:"timeout"`
+	Env         map[string]string `json:"env"`
 	// Diagnostics are the thresholds of the trust diagnostics; zero
 	// thresholds mean the defaults (DiagSettings.WithDefaults).
 	Diagnostics DiagSettings `json:"diagnostics,omitzero"`
@@ -40,25 +39,15 @@ type Settings struct {
 }
 
 // Iterations configures one phase (warmup or measurement).
-type Iterations struct {
-	Iterations int           `json:"iterations"`
-	Time       time.Duration `json:"time"`
-	BatchSize  int           `json:"batch_size"`
-}
+type Iterations = protocol.Phase
 
-// MarshalJSON writes s with its fields in order, durations as Go
-// duration strings.
-func (s Settings) MarshalJSON() ([]byte, error) { return marshalFields(&s) }
+// MarshalJSON writes s with its fields in the report's key order
+// (settingsKeyOrder), durations as Go duration strings.
+func (s Settings) MarshalJSON() ([]byte, error) { return marshalFields(&s, settingsKeyOrder) }
 
 // UnmarshalJSON reads what MarshalJSON writes; keys it does not know are
 // ignored, keys that are absent leave their field as it was.
 func (s *Settings) UnmarshalJSON(data []byte) error { return unmarshalFields(data, s) }
-
-// MarshalJSON writes it with its time as a Go duration string.
-func (it Iterations) MarshalJSON() ([]byte, error) { return marshalFields(&it) }
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (it *Iterations) UnmarshalJSON(data []byte) error { return unmarshalFields(data, it) }
 
 // DefaultSettings returns the built-in settings, used for every key that
 // neither the spec's defaults nor an entry sets (the defaults that
@@ -80,18 +69,18 @@ func (it *Iterations) UnmarshalJSON(data []byte) error { return unmarshalFields(
 // family of runs needs (2/C(40, 20) ≈ 1.4e-11).
 func DefaultSettings() Settings {
 	return Settings{
-		Modes:             []Mode{ModeAverageTime},
-		TimeUnit:          "ns",
-		Forks:             20,
-		WarmupForks:       0,
-		Warmup:            Iterations{Iterations: 2, Time: 100 * time.Millisecond, BatchSize: 1},
-		Measurement:       Iterations{Iterations: 3, Time: 100 * time.Millisecond, BatchSize: 1},
-		OpsPerInvocation:  1,
-		Threads:           1,
-		Timeout:           10 * time.Minute,
-		GCBeforeIteration: false,
-		Env:               map[string]string{},
-		Profilers:         []string{},
+		Modes: []Mode{ModeAverageTime},
+		Settings: protocol.Settings{
+			Threads:          1,
+			Warmup:           Iterations{Iterations: 2, Time: 100 * time.Millisecond, BatchSize: 1},
+			Measurement:      Iterations{Iterations: 3, Time: 100 * time.Millisecond, BatchSize: 1},
+			OpsPerInvocation: 1,
+			Profilers:        []string{},
+		},
+		TimeUnit: "ns",
+		Forks:    20,
+		Timeout:  10 * time.Minute,
+		Env:      map[string]string{},
 	}
 }
 
@@ -104,89 +93,70 @@ func (s Settings) Clone() Settings {
 	return s
 }
 
-// settingKeys decodes each settings key of `defaults:` and of an entry
-// into Settings, overriding what the key names and nothing else. Values
-// arrive validated: every value has the type and range the schema
-// promises. TestEverySchemaKeyReachesSettings checks this table, and
-// phaseKeys and diagKeys, against the schema. A sync.OnceValue, as the
-// table's closures refer to the tables of nested keys.
-var settingKeys = sync.OnceValue(func() map[string]func(s *Settings, v any) {
-	return map[string]func(s *Settings, v any){
-		"modes":     func(s *Settings, v any) { s.Modes = modes(v) },
-		"time_unit": func(s *Settings, v any) { s.TimeUnit = v.(string) },
-		"forks":     func(s *Settings, v any) { s.Forks = toInt(v) },
-		"warmup_forks": func(s *Settings, v any) {
-			s.WarmupForks = toInt(v)
-		},
-		"warmup":      func(s *Settings, v any) { applyKeys(&s.Warmup, v.(map[string]any), phaseKeys()) },
-		"measurement": func(s *Settings, v any) { applyKeys(&s.Measurement, v.(map[string]any), phaseKeys()) },
-		"ops_per_invocation": func(s *Settings, v any) {
-			s.OpsPerInvocation = toInt(v)
-		},
-		"threads": func(s *Settings, v any) {
-			if v == "max" {
-				s.Threads = ThreadsMax
-			} else {
-				s.Threads = toInt(v)
-			}
-		},
-		"timeout": func(s *Settings, v any) { s.Timeout = mustDuration(v) },
-		"gc_before_iteration": func(s *Settings, v any) {
-			s.GCBeforeIteration = v.(bool)
-		},
-		// An entry's env is merged into the defaults' variable by variable.
-		"env": func(s *Settings, v any) {
-			for name, val := range v.(map[string]any) {
-				s.Env[name] = val.(string)
-			}
-		},
-		"profilers": func(s *Settings, v any) { s.Profilers = stringList(v) },
-		"precision": func(s *Settings, v any) { applyPrecision(&s.Precision, v.(map[string]any)) },
-		"diagnostics": func(s *Settings, v any) {
-			applyKeys(&s.Diagnostics, v.(map[string]any), diagKeys())
-		},
-	}
-})
-
-// phaseKeys decodes the keys of `warmup:` and `measurement:`.
-var phaseKeys = sync.OnceValue(func() map[string]func(it *Iterations, v any) {
-	return map[string]func(it *Iterations, v any){
-		"iterations": func(it *Iterations, v any) { it.Iterations = toInt(v) },
-		"time":       func(it *Iterations, v any) { it.Time = mustDuration(v) },
-		"batch_size": func(it *Iterations, v any) { it.BatchSize = toInt(v) },
-	}
-})
+// settingKeys decodes the settings keys whose spec value is not simply
+// their field's: `modes` (a single mode, or all) and `threads` (max).
+// Every other key is decoded into the field of its JSON name by set.
+var settingKeys = map[string]func(s *Settings, v any){
+	"modes": func(s *Settings, v any) { s.Modes = modes(v) },
+	"threads": func(s *Settings, v any) {
+		if v == "max" {
+			s.Threads = ThreadsMax
+		} else {
+			s.Threads = toInt(v)
+		}
+	},
+}
 
 // entryKeys are the keys of an entry that select benchmarks rather than
 // set how they are measured (Entry's own fields).
 var entryKeys = []string{"include", "exclude", "params", "package"}
 
 // apply overrides s with the settings keys of m, key by key: nested
-// phases and diagnostics key by key too, env variable by variable.
+// phases, diagnostics and precision key by key too, env variable by
+// variable. Values arrive validated: every value has the type and range
+// the schema promises.
 func apply(s *Settings, m map[string]any) {
 	for k, v := range m {
-		if !slices.Contains(entryKeys, k) {
-			decode(settingKeys(), k)(s, v)
+		if f, ok := settingKeys[k]; ok {
+			f(s, v)
+		} else if !slices.Contains(entryKeys, k) {
+			set(reflect.ValueOf(s).Elem(), k, v)
 		}
 	}
 }
 
-func applyKeys[T any](into *T, m map[string]any, keys map[string]func(*T, any)) {
-	for k, v := range m {
-		decode(keys, k)(into, v)
-	}
-}
-
-// decode returns the decoder of key. A key that validation let through
-// but that has no decoder is a key added to the schema and forgotten
-// here: it panics rather than being ignored, and Parse reports the panic
-// as an internal error.
-func decode[T any](keys map[string]func(*T, any), key string) func(*T, any) {
-	f, ok := keys[key]
-	if !ok {
+// set decodes v into the field of the struct into whose JSON name is
+// key. A key that validation let through but that no field has is a key
+// added to the schema and forgotten in Settings: it panics rather than
+// being ignored, and Parse reports the panic as an internal error.
+func set(into reflect.Value, key string, v any) {
+	i := slices.IndexFunc(fields(into), func(f field) bool { return f.name == key })
+	if i < 0 {
 		panic(fmt.Sprintf("spec: the schema allows settings key %q, but nothing decodes it", key))
 	}
-	return f
+	f := fields(into)[i].v
+	switch {
+	case f.Type() == durationType():
+		f.SetInt(int64(mustDuration(v)))
+	case f.Kind() == reflect.Struct:
+		for k, x := range v.(map[string]any) {
+			set(f, k, x)
+		}
+	case f.Kind() == reflect.Map: // env: merged variable by variable
+		for k, x := range v.(map[string]any) {
+			f.SetMapIndex(reflect.ValueOf(k), reflect.ValueOf(x.(string)))
+		}
+	case f.Kind() == reflect.Slice:
+		f.Set(reflect.ValueOf(stringList(v)))
+	case f.Kind() == reflect.Bool:
+		f.SetBool(v.(bool))
+	case f.Kind() == reflect.Int:
+		f.SetInt(int64(toInt(v)))
+	case f.Kind() == reflect.Float64:
+		f.SetFloat(toFloat(v))
+	default:
+		f.SetString(v.(string))
+	}
 }
 
 // modes expands `all`, drops repeats keeping the first, and accepts a

@@ -104,17 +104,12 @@ func schemaSettingKeys(t *testing.T) []string {
 // settingsFields returns the leaf fields of v (Settings), by JSON path:
 // the phases and diagnostics by their own keys, "warmup.time".
 func settingsFields(v reflect.Value, prefix string, into map[string]reflect.Value) map[string]reflect.Value {
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		name, _, ok := jsonKey(f)
-		if !ok {
+	for _, f := range fields(v) {
+		if f.v.Kind() == reflect.Struct {
+			settingsFields(f.v, prefix+f.name+".", into)
 			continue
 		}
-		if f.Type.Kind() == reflect.Struct {
-			settingsFields(v.Field(i), prefix+name+".", into)
-			continue
-		}
-		into[prefix+name] = v.Field(i)
+		into[prefix+f.name] = f.v
 	}
 	return into
 }

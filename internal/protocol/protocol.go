@@ -88,7 +88,7 @@ type Message struct {
 // Version is the version of this protocol. The parent refuses a suite
 // binary that lists another: a suite built against another benchspec
 // than the program running it.
-const Version = 2
+const Version = 3
 
 // EnvList makes a suite binary write its Listing as JSON on stdout and
 // exit: how the parent learns what the suite registered.

@@ -1,6 +1,10 @@
 package protocol
 
-import "time"
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
 
 // Run is what a fork needs to know of its run: which body, with which
 // parameters, in which mode, and how to time it. The parent's plan.Run
@@ -18,21 +22,52 @@ type Run struct {
 	GoTest *GoTest `json:",omitempty"`
 }
 
-// Settings are the settings that change how a fork measures.
+// Settings are the settings that change how a fork measures. spec.Settings
+// embeds them, so a spec key of this kind is decoded once, into its field
+// here, and reaches the fork as is (plan.Run.Fork). Each field's JSON
+// name is its spec key.
 type Settings struct {
-	Threads           int // >= 1, or ThreadsMax
-	Warmup            Phase
-	Measurement       Phase
-	OpsPerInvocation  int
-	GCBeforeIteration bool
-	Profilers         []string
+	Threads           int      `json:"threads,omitempty"` // >= 1, or ThreadsMax
+	Warmup            Phase    `json:"warmup"`
+	Measurement       Phase    `json:"measurement"`
+	OpsPerInvocation  int      `json:"ops_per_invocation"`
+	GCBeforeIteration bool     `json:"gc_before_iteration"`
+	Profilers         []string `json:"profilers"`
 }
 
 // Phase configures the warmup or the measurement iterations.
 type Phase struct {
-	Iterations int
-	Time       time.Duration
-	BatchSize  int
+	Iterations int           `json:"iterations"`
+	Time       time.Duration `json:"time"`
+	BatchSize  int           `json:"batch_size"`
+}
+
+// phaseJSON is a Phase in JSON: its time a Go duration string ("100ms"),
+// as a spec says it, in reports, plans and assignments alike.
+type phaseJSON struct {
+	Iterations int    `json:"iterations"`
+	Time       string `json:"time"`
+	BatchSize  int    `json:"batch_size"`
+}
+
+// MarshalJSON writes the phase as phaseJSON.
+func (p Phase) MarshalJSON() ([]byte, error) {
+	return json.Marshal(phaseJSON{p.Iterations, p.Time.String(), p.BatchSize})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; absent keys leave their
+// field as it was.
+func (p *Phase) UnmarshalJSON(data []byte) error {
+	v := phaseJSON{p.Iterations, p.Time.String(), p.BatchSize}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	d, err := time.ParseDuration(v.Time)
+	if err != nil {
+		return fmt.Errorf("time: %w", err)
+	}
+	*p = Phase{v.Iterations, d, v.BatchSize}
+	return nil
 }
 
 // ThreadsMax is Settings.Threads for `threads: max`: GOMAXPROCS of the

@@ -53,9 +53,9 @@ func TestModeArithmeticEndToEnd(t *testing.T) {
 		{protocol.ModeSampleTime, "ns/op", "ns", 20, 60, 0},
 	} {
 		run := plan.Run{Key: "k", Benchmark: "b", Mode: tc.mode, Settings: spec.Settings{
-			TimeUnit: tc.timeUnit, Forks: 2, OpsPerInvocation: 2, Threads: 1,
-			Warmup:      spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 4},
-			Measurement: spec.Iterations{Iterations: 2, Time: time.Microsecond, BatchSize: 4},
+			TimeUnit: tc.timeUnit, Forks: 2, Settings: protocol.Settings{OpsPerInvocation: 2, Threads: 1,
+				Warmup:      spec.Iterations{Iterations: 1, Time: time.Microsecond, BatchSize: 4},
+				Measurement: spec.Iterations{Iterations: 2, Time: time.Microsecond, BatchSize: 4}},
 		}}
 		var forks []protocol.ForkResult
 		for f, cost := range []int64{10, 30} {

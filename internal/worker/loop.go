@@ -24,7 +24,7 @@ type runner struct {
 	rand  Rand
 	mode  protocol.Mode
 	opi   float64
-	gc    bool
+	s     *protocol.Settings
 	g     *group
 
 	phases []phase
@@ -60,7 +60,7 @@ type runner struct {
 func newRunner(s *protocol.Settings, mode protocol.Mode, clock Clock, rnd Rand, g *group) *runner {
 	r := &runner{
 		clock: clock, rand: rnd, mode: mode, g: g,
-		opi: float64(s.OpsPerInvocation), gc: s.GCBeforeIteration,
+		opi: float64(s.OpsPerInvocation), s: s,
 		period: 1, chunks: iterationChunks,
 	}
 	for _, p := range []struct {
@@ -129,6 +129,25 @@ func (b *B) take() bool {
 	return true
 }
 
+// beforeIteration is what a fork does before each iteration, outside
+// the timed window, whether it runs a benchmark through B or testing.B:
+// a GC when gc_before_iteration asks for one, the profilers' snapshot,
+// then the duet barrier (nil: none), which is passed even when the
+// snapshot failed.
+func beforeIteration(s *protocol.Settings, prof *profiler, measurementBegins bool, barrier func()) error {
+	if s.GCBeforeIteration {
+		runtime.GC()
+	}
+	var err error
+	if prof != nil {
+		err = prof.iterationStart(measurementBegins)
+	}
+	if barrier != nil {
+		barrier()
+	}
+	return err
+}
+
 // begin starts the current iteration: the iteration setup hooks, then
 // (once every thread is ready) GC and profiler snapshots, then the timer.
 // Everything before the timer starts is outside the timed window.
@@ -139,16 +158,8 @@ func (r *runner) begin(b *B) bool {
 	}
 	measurementBegins := p.name == protocol.PhaseMeasurement && r.iter == 1
 	ok := r.g.await(func() {
-		if r.gc {
-			runtime.GC()
-		}
-		if r.g.prof != nil {
-			if err := r.g.prof.iterationStart(measurementBegins); err != nil {
-				r.g.err, r.g.aborted = err, true
-			}
-		}
-		if r.g.barrier != nil {
-			r.g.barrier()
+		if err := beforeIteration(r.s, r.g.prof, measurementBegins, r.g.barrier); err != nil {
+			r.g.err, r.g.aborted = err, true
 		}
 	})
 	if !ok {

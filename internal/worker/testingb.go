@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -77,16 +76,8 @@ func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol
 			return nil, fmt.Errorf("setting -test.benchtime=%s: %w", benchtime, err)
 		}
 		for i := 1; i <= p.it.Iterations; i++ {
-			if s.GCBeforeIteration {
-				runtime.GC()
-			}
-			if prof != nil {
-				if err := prof.iterationStart(p.name == protocol.PhaseMeasurement && i == 1); err != nil {
-					return nil, err
-				}
-			}
-			if barrier != nil {
-				barrier()
+			if err := beforeIteration(s, prof, p.name == protocol.PhaseMeasurement && i == 1, barrier); err != nil {
+				return nil, err
 			}
 			r, err := benchmarkOnce(fn)
 			if err != nil {

@@ -76,9 +76,10 @@ func syntheticForks(seed uint64, slower map[string]float64, forks int) *report.R
 		if len(fr.params) > 0 {
 			key = fr.name + "?" + fr.params[0].Name + "=" + fr.params[0].Value + "#" + fr.mode.String()
 		}
-		s := spec.Settings{TimeUnit: fr.unit, Forks: forks, Warmup: spec.Iterations{Iterations: 1, Time: 100 * time.Millisecond, BatchSize: 1},
-			Measurement:      spec.Iterations{Iterations: 5, Time: 100 * time.Millisecond, BatchSize: 1},
-			OpsPerInvocation: 1, Threads: 1, Timeout: 10 * time.Minute, Env: map[string]string{}}
+		s := spec.Settings{TimeUnit: fr.unit, Forks: forks, Timeout: 10 * time.Minute, Env: map[string]string{},
+			Settings: protocol.Settings{Warmup: spec.Iterations{Iterations: 1, Time: 100 * time.Millisecond, BatchSize: 1},
+				Measurement:      spec.Iterations{Iterations: 5, Time: 100 * time.Millisecond, BatchSize: 1},
+				OpsPerInvocation: 1, Threads: 1}}
 		p.Runs = append(p.Runs, plan.Run{Index: i, Key: key, Benchmark: fr.name, Params: fr.params, Mode: fr.mode,
 			Settings: s, Spec: "bench/seeds.yaml"})
 		perOp := fr.nsPerOp

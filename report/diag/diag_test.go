@@ -33,10 +33,10 @@ const (
 // settings returns avgt-like settings with thresholds d.
 func settings(forks int, d spec.DiagSettings) spec.Settings {
 	return spec.Settings{
-		TimeUnit: "ns", Forks: forks, OpsPerInvocation: 1, Threads: 1,
-		Warmup:      spec.Iterations{Iterations: 1, Time: time.Second, BatchSize: 1},
-		Measurement: spec.Iterations{Iterations: 5, Time: time.Second, BatchSize: 1},
-		Diagnostics: d,
+		TimeUnit: "ns", Forks: forks, Diagnostics: d,
+		Settings: protocol.Settings{OpsPerInvocation: 1, Threads: 1,
+			Warmup:      spec.Iterations{Iterations: 1, Time: time.Second, BatchSize: 1},
+			Measurement: spec.Iterations{Iterations: 5, Time: time.Second, BatchSize: 1}},
 	}
 }
 

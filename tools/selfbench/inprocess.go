@@ -245,9 +245,9 @@ func inProcess(f loopForms, rounds int) ([][]float64, error) {
 	if err := flag.Set("test.benchtime", inProcessWindow.String()); err != nil {
 		return nil, err
 	}
-	s := spec.Settings{Threads: 1, Forks: 1, OpsPerInvocation: 1,
+	s := spec.Settings{Forks: 1, Settings: protocol.Settings{Threads: 1, OpsPerInvocation: 1,
 		Warmup:      spec.Iterations{Iterations: 1, Time: inProcessWindow / 4, BatchSize: 1},
-		Measurement: spec.Iterations{Iterations: 1, Time: inProcessWindow, BatchSize: 1}}
+		Measurement: spec.Iterations{Iterations: 1, Time: inProcessWindow, BatchSize: 1}}}
 	a := &protocol.Assignment{Run: (&plan.Run{Key: f.name, Benchmark: f.name, Mode: spec.ModeAverageTime, Settings: s}).Fork(), Fork: 1}
 	clock, rnd := worker.SystemClock(), worker.SystemRand()
 	out := make([][]float64, len(inProcessFormNames))
