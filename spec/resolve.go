@@ -143,10 +143,7 @@ func (d *document) nodePos(n *yaml.Node, ptr string) Pos {
 // memberPos is the position of member name of the mapping at ptr, whose
 // node is n: pos(ptr + "/" + name), looked up from n.
 func (d *document) memberPos(n *yaml.Node, ptr, name string) Pos {
-	if v := member(n, name); v != nil && v.Line > 0 {
-		return Pos{File: d.path, Line: v.Line, Col: max(v.Column, 1)}
-	}
-	return d.pos(ptr + "/" + escapeToken(name))
+	return d.nodePos(member(n, name), ptr+"/"+escapeToken(name))
 }
 
 // paramString is how a param value reaches the benchmark body: strings as
