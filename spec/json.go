@@ -12,8 +12,9 @@ import (
 )
 
 // The JSON of Settings and Precision is encoding/json's, field by field
-// in declaration order (the JSON report's key order), except that a
-// time.Duration is its Go string ("1m30s") rather than nanoseconds:
+// in declaration order (Settings's in settingsKeyOrder, the JSON report's
+// key order), except that a time.Duration is its Go string ("1m30s")
+// rather than nanoseconds:
 // readable in reports and plans, and what the spec itself says. Tags
 // name the keys; "omitempty" and "omitzero" both leave out a zero field.
 
