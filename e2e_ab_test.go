@@ -63,7 +63,9 @@ func runAB(t *testing.T, dir string, args ...string) (abResult, string, int) {
 	return got, stderr, code
 }
 
-// ab adds pairs to a run until its interval decides: a planted +50 %
+// ab adds pairs to a run until its interval decides: a planted +200 %
+// (large, so that a machine busy with other work decides it too: at
+// +50 % a load of 12 on 2 cores left it inconclusive after 40 pairs)
 // is a regression that stops "decided", its pairs those its reports
 // hold; the unchanged twin beside it stops decided or at --max-pairs,
 // with no more pairs than that and, if undecided, a reason naming the
@@ -71,7 +73,7 @@ func runAB(t *testing.T, dir string, args ...string) (abResult, string, int) {
 func TestABAddsPairsUntilDecided(t *testing.T) {
 	suitetest.SkipShort(t)
 	dir := t.TempDir()
-	seedsBuilds(t, dir, "1", "1.5")
+	seedsBuilds(t, dir, "1", "3")
 	if err := os.WriteFile(filepath.Join(dir, "ab.yaml"), []byte(`version: 1
 name: ab
 defaults:
@@ -83,7 +85,7 @@ benchmarks:
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, stderr, code := runAB(t, dir, "--base", "./1", "--new", "./1.5", "--threshold", "5%", "--max-time", "5m", "--max-pairs", "40", "ab.yaml")
+	got, stderr, code := runAB(t, dir, "--base", "./1", "--new", "./3", "--threshold", "5%", "--max-time", "5m", "--max-pairs", "40", "ab.yaml")
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (a regression)\n%s", code, stderr)
 	}
@@ -103,7 +105,7 @@ benchmarks:
 		}
 		switch {
 		case p.Key == "planted.Spin:avgt" && (p.Verdict != "regression" || p.Stop != "decided"):
-			t.Errorf("planted.Spin +50 %%: %s, stopped %q (%s); want a regression, decided", p.Verdict, p.Stop, p.Reason)
+			t.Errorf("planted.Spin +200 %%: %s, stopped %q (%s); want a regression, decided", p.Verdict, p.Stop, p.Reason)
 		case p.Stop == "decided" && p.Verdict == "inconclusive":
 			t.Errorf("%s: decided, yet inconclusive", p.Key)
 		case p.Stop == "bound" && (p.Base.Forks < 40 || !strings.Contains(p.Reason, "--max-pairs 40")):
