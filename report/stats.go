@@ -52,11 +52,6 @@ func IsQuantileName(name string) bool {
 	return false
 }
 
-// Percentile is stats.Percentile, JMH's percentile of sorted values, p
-// in [0, 100], for the formats that print percentiles the report holds
-// none of.
-func Percentile(sorted []float64, p float64) float64 { return stats.Percentile(sorted, p) }
-
 // metricOf summarises values grouped per fork (the raw data): mean,
 // stdev, min, max and percentiles over all of them, JMH's iteration
 // error, and the fork-level model (Variance) with the score's error and

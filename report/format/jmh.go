@@ -2,6 +2,7 @@ package format
 
 import (
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/stats"
 
 	"encoding/json"
 	"fmt"
@@ -207,7 +208,7 @@ func rawQuantile(raw [][]report.Float) func(q float64) report.Float {
 		if !finite {
 			return report.NaN()
 		}
-		return report.Float(report.Percentile(all, 100*q))
+		return report.Float(stats.Percentile(all, 100*q))
 	}
 }
 
