@@ -20,7 +20,7 @@ const module = "github.com/benchspec/benchspec"
 // stage, whose packages may import each other. A package missing here fails TestImportsFollowTheFlow:
 // place it (and describe it in ARCHITECTURE.md).
 var stages = [][]string{
-	{"schemas", "internal/suggest", "internal/filehash", "executor/internal/child", "internal/forkimage", "internal/protocol/hist", "report/stats", "internal/termsafe"},
+	{"schemas", "internal/suggest", "internal/filehash", "executor/internal/child", "internal/forkimage", "internal/protocol/hist", "report/stats", "internal/termsafe", "report/explain"},
 	// The fork side: what a suite binary links.
 	{"internal/protocol"},
 	{"internal/worker", "internal/handoff"},
