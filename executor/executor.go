@@ -252,7 +252,7 @@ func (x *execution) prepare(r *plan.Run, f, ahead int) (a *protocol.Assignment, 
 	}
 	warm := f <= r.Settings.WarmupForks
 	x.obs.ForkStart(r, f, max(forkCount(r), f), warm, x.count+ahead, x.all)
-	a = &protocol.Assignment{Run: r.Fork(), Fork: f, Warmup: warm, ProfileDir: x.opts.ProfileDir}
+	a = &protocol.Assignment{Run: r.Fork(), Fork: f, Warmup: warm, ProfileDir: cmp.Or(r.ProfileDir, x.opts.ProfileDir)}
 	if n := x.iterations[forkID{r.Index, f}]; n > 0 {
 		a.Run.Settings.Measurement.Iterations = n
 	}

@@ -77,6 +77,9 @@ type Run struct {
 	// the batch's (one build of a spec's builds, or of two in `benchspec
 	// ab`); "" otherwise.
 	Executable string `json:",omitempty"`
+	// ProfileDir, when set, is where this run's forks write their
+	// profiles instead of the batch's directory (ab: one a side).
+	ProfileDir string `json:",omitempty"`
 	// Build is the name of the spec build the run measures, "" when its
 	// spec has no builds. Params hold it too, as the parameter "build"
 	// (BuildParam), so that keys and reports tell the builds apart; the

@@ -44,6 +44,8 @@ func runCompare(e *cli.Env, args []string) int {
 	findFormat := cli.FormatFlag[format.ComparisonRenderer](fs, formats())
 	out := fs.String("out", "", "write to this file instead of stdout")
 	builds := fs.String("builds", "", "compare two builds of one report, `BASE,NEW`: names of its spec's builds")
+	explainFlag := fs.Bool("explain", false, "for each regression or improvement, name the functions whose CPU time per op changed most, from the CPU profiles the reports' forks kept (profilers: [cpu] and --profiles)")
+	profiles := fs.String("profiles", "", "with --explain, write each explained run's merged base and new CPU profiles into this new or empty `directory` (go tool pprof -diff_base)")
 	files, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
@@ -66,6 +68,12 @@ func runCompare(e *cli.Env, args []string) int {
 	}
 	if !slices.Contains(compare.Corrections, *correction) {
 		return e.UsageError("--correction: unknown correction %q (valid: %s)", *correction, strings.Join(compare.Corrections, ", "))
+	}
+	if *profiles != "" && !*explainFlag {
+		return e.UsageError("--profiles needs --explain")
+	}
+	if err := cli.NewOrEmptyDir(*profiles); err != nil {
+		return e.UsageError("--profiles: %v", err)
 	}
 	render, err := findFormat()
 	if err != nil {
@@ -94,6 +102,11 @@ func runCompare(e *cli.Env, args []string) int {
 	}
 	res := compare.Compare(base, next, compare.Options{Threshold: t, Alpha: *alpha, Correction: *correction})
 	res.BaseName, res.NewName = names[0], names[1]
+	if *explainFlag {
+		if err := cli.ExplainPairs(res, base, next, *profiles); err != nil {
+			return e.Fail(err)
+		}
+	}
 	if err := cli.WriteOutput(*out, e.Stdout, func(w io.Writer) error { return render.Comparison(w, res) }); err != nil {
 		return e.Fail(err)
 	}

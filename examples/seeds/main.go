@@ -82,15 +82,22 @@ func init() {
 	// for the one before, so its cost follows the factor. Run a base with
 	// the factor unset and a new report with SEEDS_SPIN_FACTOR=1.05, and
 	// compare must call it a 5 % regression (tools/scripts/compare-rates.sh).
+	//
+	// With -ldflags=-X main.spinExtra=0.1 it also calls plantedExtra for
+	// 10 % more steps, a function of its own: what ab --explain must name.
 	benchspec.Register("planted.Spin", func(b *benchspec.B) {
-		spin(b, spinSteps(cmp.Or(os.Getenv("SEEDS_SPIN_FACTOR"), spinFactor)))
+		extra := 0
+		if spinExtra != "" {
+			extra = spinSteps(spinExtra)
+		}
+		spin(b, spinSteps(cmp.Or(os.Getenv("SEEDS_SPIN_FACTOR"), spinFactor)), extra)
 	})
 
 	// planted.Spin's unchanged twin: the same chain at 2000 steps
 	// whatever the factor, so that two builds that differ in
 	// planted.Spin show what an unchanged benchmark beside it reads
 	// (tools/scripts/ab-rates.sh; go test's twin in benchstat-rates.sh).
-	benchspec.Register("planted.Twin", func(b *benchspec.B) { spin(b, 2000) })
+	benchspec.Register("planted.Twin", func(b *benchspec.B) { spin(b, 2000, 0) })
 
 	// Three identical counters behind one interface. On the JVM, run one
 	// after the other in one process, they measured 29, 166 and 278 ms:
@@ -107,12 +114,15 @@ func init() {
 }
 
 // spin runs a chain of steps multiply-xor steps per op, each waiting
-// for the one before.
-func spin(b *benchspec.B, steps int) {
+// for the one before, and extra more in plantedExtra (none when 0).
+func spin(b *benchspec.B, steps, extra int) {
 	x := uint64(1)
 	for b.Loop() {
 		for range steps {
 			x = x*0x9E3779B97F4A7C15 ^ x>>29
+		}
+		if extra > 0 {
+			x = plantedExtra(x, extra)
 		}
 	}
 	benchspec.Sink(x)
@@ -123,6 +133,20 @@ func spin(b *benchspec.B, steps int) {
 // main.spinFactor=1.02) are two builds of one suite for benchspec ab
 // (tools/scripts/ab-rates.sh).
 var spinFactor string
+
+// spinExtra is the work planted.Spin adds in plantedExtra, as a factor
+// of 2000 steps; none when empty.
+var spinExtra string
+
+// plantedExtra runs steps more steps of the chain.
+//
+//go:noinline
+func plantedExtra(x uint64, steps int) uint64 {
+	for range steps {
+		x = x*0x9E3779B97F4A7C15 ^ x>>29
+	}
+	return x
+}
 
 // spinSteps is 2000 × factor, rounded; 2000 when factor is empty, and
 // a panic (a failed fork, loud in the report) when it is not a positive

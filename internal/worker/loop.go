@@ -134,13 +134,13 @@ func (b *B) take() bool {
 // a GC when gc_before_iteration asks for one, the profilers' snapshot,
 // then the duet barrier (nil: none), which is passed even when the
 // snapshot failed.
-func beforeIteration(s *protocol.Settings, prof *profiler, measurementBegins bool, barrier func()) error {
+func beforeIteration(s *protocol.Settings, prof *profiler, barrier func()) error {
 	if s.GCBeforeIteration {
 		runtime.GC()
 	}
 	var err error
 	if prof != nil {
-		err = prof.iterationStart(measurementBegins)
+		err = prof.iterationStart()
 	}
 	if barrier != nil {
 		barrier()
@@ -156,9 +156,8 @@ func (r *runner) begin(b *B) bool {
 	for _, f := range r.setup {
 		f()
 	}
-	measurementBegins := p.name == protocol.PhaseMeasurement && r.iter == 1
 	ok := r.g.await(func() {
-		if err := beforeIteration(r.s, r.g.prof, measurementBegins, r.g.barrier); err != nil {
+		if err := beforeIteration(r.s, r.g.prof, r.g.barrier); err != nil {
 			r.g.err, r.g.aborted = err, true
 		}
 	})

@@ -18,9 +18,13 @@ const (
 	MetricGCPause    = "gc-pause-ns/op" // stop-the-world pause time per op
 )
 
+// cpuProfileHz is the CPU profiler's sampling rate.
+const cpuProfileHz = 250
+
 // profiler runs a fork's profilers: gc reads the allocation and GC
 // counters around each iteration, outside the timed window; cpu, heap,
-// mutex and block write pprof files for the fork's measurement phase.
+// mutex and block write pprof files for the fork's iterations (cpu from the
+// first, warmup included; the others at the end).
 //
 // The gc counters come from runtime.ReadMemStats, not runtime/metrics:
 // runtime/metrics counts a small allocation only when its span leaves a
@@ -73,12 +77,21 @@ func newProfiler(names []string, dir, key string, fork int) *profiler {
 
 // iterationStart is called, outside the timed window, just before an
 // iteration starts.
-func (p *profiler) iterationStart(measurementBegins bool) error {
-	if measurementBegins && p.kinds["cpu"] && p.dir != "" && p.cpu == nil {
+func (p *profiler) iterationStart() error {
+	// The CPU profile covers every iteration, warmup too: the same code,
+	// and half as many samples again for ab --explain.
+	if p.kinds["cpu"] && p.dir != "" && p.cpu == nil {
 		f, err := os.Create(p.path("cpu"))
 		if err != nil {
 			return fmt.Errorf("cpu profiler: %w", err)
 		}
+		// 250 Hz, not pprof's 100: 2.5 times the samples of a short
+		// fork (what ab --explain needs), at most the timer tick of
+		// common kernels (CONFIG_HZ=250), above which samples would be
+		// recorded with a period the kernel does not deliver. The
+		// runtime then prints one harmless line to the fork's stderr
+		// ("cannot set cpu profile rate"): go.dev/issue/79900.
+		runtime.SetCPUProfileRate(cpuProfileHz)
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Close()
 			return fmt.Errorf("cpu profiler: %w", err)

@@ -76,7 +76,7 @@ func RunTesting(a *protocol.Assignment, fn func(*testing.B), emit func(*protocol
 			return nil, fmt.Errorf("setting -test.benchtime=%s: %w", benchtime, err)
 		}
 		for i := 1; i <= p.it.Iterations; i++ {
-			if err := beforeIteration(s, prof, p.name == protocol.PhaseMeasurement && i == 1, barrier); err != nil {
+			if err := beforeIteration(s, prof, barrier); err != nil {
 				return nil, err
 			}
 			r, err := benchmarkOnce(fn)

@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/explain"
 	"github.com/benchspec/benchspec/report/stats"
 	"github.com/benchspec/benchspec/spec"
 )
@@ -148,6 +149,12 @@ type Pair struct {
 	// pairs to the run: StopDecided, StopBudget or StopBound; "" for a
 	// comparison of two reports and for a run that failed.
 	Stop string `json:"stop,omitempty"`
+	// Where is, asked for (--explain) and for a regression or an
+	// improvement only, which functions' CPU time per op changed.
+	Where *explain.Explanation `json:"where,omitempty"`
+	// WhereNote says why a pair that should have a Where has none (its
+	// forks left no CPU profile).
+	WhereNote string `json:"where_note,omitempty"`
 }
 
 // Why ab stopped adding pairs to a run (Pair.Stop).

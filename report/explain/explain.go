@@ -49,6 +49,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/google/pprof/profile"
 )
@@ -84,11 +85,16 @@ func Merge(files []string) (*profile.Profile, error) {
 }
 
 func read(path string) (*profile.Profile, error) {
-	f, err := os.Open(path)
+	// Non-blocking, and regular files only: a path from a report may name
+	// a FIFO or a device, which would hang or never end.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
 	data, err := readBounded(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -148,24 +154,32 @@ type Side struct {
 
 // Func is one function's CPU time per operation on each side, in ns/op.
 type Func struct {
-	Name              string // as pprof shows it (Function.Name)
-	BaseFlat, NewFlat float64
-	BaseCum, NewCum   float64
-	DeltaFlat         float64 // NewFlat - BaseFlat
-	DeltaCum          float64 // NewCum - BaseCum
-	Share             float64 // DeltaFlat over the base side's CPU time per op
-	Z                 float64 // DeltaFlat in units of its sampling error
+	Name      string  `json:"name"` // as pprof shows it (Function.Name)
+	BaseFlat  float64 `json:"base_flat"`
+	NewFlat   float64 `json:"new_flat"`
+	BaseCum   float64 `json:"base_cum"`
+	NewCum    float64 `json:"new_cum"`
+	DeltaFlat float64 `json:"delta_flat"` // NewFlat - BaseFlat
+	DeltaCum  float64 `json:"delta_cum"`  // NewCum - BaseCum
+	Share     float64 `json:"share"`      // DeltaFlat over the base side's CPU time per op
+	Z         float64 `json:"z"`          // DeltaFlat in units of its sampling error
 }
 
 // Explanation is where a run's CPU time per operation changed.
 type Explanation struct {
 	// Funcs are the functions whose flat change exceeds Threshold, the
 	// largest |DeltaFlat| first.
-	Funcs                   []Func
-	BaseSamples, NewSamples int64   // the samples each side's profile holds
-	BaseTotal, NewTotal     float64 // each side's CPU time per op, in ns/op
-	Threshold               float64 // the |Z| a function had to exceed
-	WithinNoise             bool    // no function's change exceeds it
+	Funcs       []Func  `json:"functions"`
+	BaseSamples int64   `json:"base_samples"` // the samples each side's profile holds
+	NewSamples  int64   `json:"new_samples"`
+	BaseTotal   float64 `json:"base_total"` // each side's CPU time per op, in ns/op
+	NewTotal    float64 `json:"new_total"`
+	Threshold   float64 `json:"threshold"`    // the |Z| a function had to exceed
+	WithinNoise bool    `json:"within_noise"` // no function's change exceeds it
+	// BaseProfile and NewProfile are the merged profiles' files, when
+	// they were written (WriteMerged).
+	BaseProfile string `json:"base_profile,omitempty"`
+	NewProfile  string `json:"new_profile,omitempty"`
 }
 
 // Explain compares the sides' CPU time per operation by function and
@@ -211,6 +225,9 @@ func Explain(base, new Side, top int) (Explanation, error) {
 		e.Funcs = e.Funcs[:top]
 	}
 	e.WithinNoise = len(e.Funcs) == 0
+	if e.Funcs == nil {
+		e.Funcs = []Func{} // JSON: [], not null
+	}
 	return e, nil
 }
 

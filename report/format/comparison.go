@@ -56,11 +56,12 @@ func writeComparison(w io.Writer, res *compare.Result, markdown bool) error {
 			align[i] = Right
 		}
 	}
+	table := TextTable(head, rows, align...)
 	if markdown {
-		b.WriteString(MarkdownTable(head, rows, align...))
-	} else {
-		b.WriteString(TextTable(head, rows, align...))
+		table = MarkdownTable(head, rows, align...)
 	}
+	b.WriteString(table)
+	b.WriteString(whereText(res, tableWidth(table)))
 	for _, only := range []struct {
 		what string
 		runs []compare.Run
@@ -97,6 +98,53 @@ func writeComparison(w io.Writer, res *compare.Result, markdown bool) error {
 	// Run names, params and file names come from the reports.
 	_, err := io.WriteString(w, termsafe.String(b.String()))
 	return err
+}
+
+// whereText lists, under the table, where the CPU time of each
+// explained run went (ab --explain, compare --explain): its functions
+// whose flat time per op changed beyond the profiles' sampling error,
+// largest first, each line no wider than the table.
+func whereText(res *compare.Result, width int) string {
+	var b strings.Builder
+	for _, p := range res.Pairs {
+		switch {
+		case p.WhereNote != "":
+			fmt.Fprintf(&b, "  - %s: not explained: %s\n", label(p.Run), p.WhereNote)
+		case p.Where == nil:
+		case p.Where.WithinNoise:
+			fmt.Fprintf(&b, "  - %s: no function's change exceeds the profiles' sampling error (%d and %d samples); none named\n",
+				label(p.Run), p.Where.BaseSamples, p.Where.NewSamples)
+		default:
+			fmt.Fprintf(&b, "  - %s (%d and %d samples):\n", label(p.Run), p.Where.BaseSamples, p.Where.NewSamples)
+			for _, f := range p.Where.Funcs {
+				line := fmt.Sprintf("      %+9.4g ns/op flat (%s), %+9.4g cum  ", f.DeltaFlat, SignedPercent(f.Share), f.DeltaCum)
+				fmt.Fprintf(&b, "%s%s\n", line, cutLeft(f.Name, width-len(line)))
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\nWhere the time went (CPU time per op, new - base: flat, as a share of base, and cumulative; --explain):\n" + b.String()
+}
+
+// tableWidth is the width of a drawn table's widest line.
+func tableWidth(table string) int {
+	w := 0
+	for line := range strings.Lines(table) {
+		w = max(w, len([]rune(strings.TrimRight(line, "\n"))))
+	}
+	return w
+}
+
+// cutLeft keeps the end of a function's name, its most telling part,
+// within width runes (at least 20).
+func cutLeft(name string, width int) string {
+	r := []rune(name)
+	if width = max(width, 20); len(r) <= width {
+		return name
+	}
+	return "…" + string(r[len(r)-width+1:])
 }
 
 // introText says how the pairs were judged: the tests, the rule, the

@@ -237,6 +237,8 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	allowOutside := allowOutsideFlag(fs)
 	maxTime := fs.Duration("max-time", 0, fmt.Sprintf("the batch's time for adding pairs to undecided runs (default %d s a run, what go test -count 10 -benchtime 500ms of both builds takes)", abSecondsPerRun))
 	maxPairs := fs.Int("max-pairs", 1000, "the most pairs a run takes")
+	explainFlag := fs.Bool("explain", false, "profile the measured forks (CPU) and name, for each regression or improvement, the functions whose CPU time per op changed most")
+	profiles := fs.String("profiles", "", "with --explain, keep the forks' CPU profiles in this `directory` and write each explained run's merged base and new profiles there (go tool pprof -diff_base)")
 	paths, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
@@ -263,6 +265,9 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	if len(paths) == 0 {
 		return e.UsageError("no spec files given")
+	}
+	if *profiles != "" && !*explainFlag {
+		return e.UsageError("--profiles needs --explain: ab keeps profiles only to explain a change")
 	}
 	specs, err := specFiles(paths)
 	if err != nil {
@@ -306,7 +311,13 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		lim.maxTime = time.Duration(abSecondsPerRun*len(p.Runs)/2) * time.Second
 	}
 	opts := compare.Options{Threshold: t, Alpha: *alpha}
-	batch, res, xerr := runSequential(ctx, e, p, order, lim, opts, *quiet)
+	profDir, cleanup, err := forkProfileDir(*explainFlag, *profiles)
+	if err != nil {
+		e.Errorf("--profiles: %v", err)
+		return ExitUsage
+	}
+	defer cleanup()
+	batch, res, xerr := runSequential(ctx, e, p, order, lim, opts, *quiet, profDir)
 	if res == nil {
 		if xerr == nil {
 			xerr = errors.New("no pair ran")
@@ -325,6 +336,15 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	for i, keys := range [2][]string{onlyA, onlyB} {
 		for _, k := range keys {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: only %s has it; not run", k, [2]string{*baseFlag, *newFlag}[i]))
+		}
+	}
+	if *explainFlag {
+		if err := ExplainPairs(res, base, next, *profiles); err != nil {
+			e.Errorf("%v", err)
+			xerr = errors.Join(xerr, err)
+		}
+		if *profiles == "" {
+			forgetProfiles(base, next) // in a directory removed on return
 		}
 	}
 	err = WriteOutput(*out, e.Stdout, func(w io.Writer) error { return render.AB(w, res, base, next) })

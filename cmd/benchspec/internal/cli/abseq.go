@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/benchspec/benchspec/cmd/benchspec/internal/runlog"
@@ -33,6 +36,13 @@ const abSecondsPerRun = 12
 // ABBA blocks); a run that cannot have them within the budget stops.
 const minBlock = 4
 
+// explainPairs is the fewest pairs ab --explain gives a run it judged
+// a change: a change of 10 % decides in 10 pairs, whose profiles at
+// 250 Hz hold ~150 samples a side, ~15 of them in a function that does
+// the 10 %: too few to tell from noise among a few dozen functions
+// (report/explain); 16 pairs give ~240 and ~24.
+const explainPairs = 16
+
 // abBatch is a sequential ab batch as it grows: the paired plan, every
 // fork so far (renumbered as one batch's), the order of each run's
 // forks for compare.PairedRuns, and why each run stopped.
@@ -48,6 +58,10 @@ type abBatch struct {
 	rounds int
 	env    report.Env
 	wall   time.Duration // from the first round's start to the last look
+	// profDir, when set (--explain), is where the forks write their CPU
+	// profiles: a directory a round and side, as fork numbers restart
+	// each round and both sides' runs share their keys.
+	profDir string
 }
 
 // runSequential runs p in rounds: every run's planned pairs, then, after
@@ -59,10 +73,10 @@ type abBatch struct {
 // first). Decided runs get no more pairs, so the time goes to the rest.
 // The confidence sequences (compare.ComparePaired) stay valid however
 // often it looks.
-func runSequential(ctx context.Context, e *Env, p *plan.Plan, order executor.Order, lim abLimits, opts compare.Options, quiet bool) (*abBatch, *compare.Result, error) {
+func runSequential(ctx context.Context, e *Env, p *plan.Plan, order executor.Order, lim abLimits, opts compare.Options, quiet bool, profDir string) (*abBatch, *compare.Result, error) {
 	n := len(p.Runs) / 2
 	b := &abBatch{p: clonePlan(p), done: make([]int, len(p.Runs)), pairs: make([]int, len(p.Runs)), orders: map[string][]compare.Build{},
-		stops: map[string]string{}, order: order, duet: order.Kind == executor.OrderDuet, env: host.CollectEnv()}
+		stops: map[string]string{}, order: order, duet: order.Kind == executor.OrderDuet, env: host.CollectEnv(), profDir: profDir}
 	blocks := make([]int, n)
 	for i := range n {
 		blocks[i] = min(even(p.Runs[i].Settings.Forks), lim.maxPairs)
@@ -134,6 +148,13 @@ func (b *abBatch) round(ctx context.Context, e *Env, blocks []int, ro executor.O
 			r.Settings.Forks = k
 			if b.done[i+half*n] > 0 {
 				r.Settings.WarmupForks = 0 // the run's warmup forks ran in its first round
+			}
+			if b.profDir != "" {
+				r.Settings.Profilers = append(slices.DeleteFunc(slices.Clone(r.Settings.Profilers), func(p string) bool { return p == "cpu" }), "cpu")
+				r.ProfileDir = filepath.Join(b.profDir, fmt.Sprintf("round%d-%s", b.rounds+1, [2]string{"base", "new"}[half]))
+				if err := os.MkdirAll(r.ProfileDir, 0o755); err != nil {
+					return err
+				}
 			}
 			r.Index = len(rp.Runs)
 			rp.Runs = append(rp.Runs, r)
@@ -238,6 +259,12 @@ func (b *abBatch) next(res *compare.Result, lim abLimits, perPair, left time.Dur
 		switch {
 		case pr.Verdict == compare.Failed || pr.Reason != "" && pr.Base.Forks < 2:
 			continue // failed, or no pairs to judge: more would not help
+		case (pr.Verdict == compare.Regression || pr.Verdict == compare.Improvement) && b.profDir != "" && have < explainPairs:
+			// Decided, but too few profiles to say where: more pairs
+			// (the confidence sequence stays valid, so may the verdict).
+			blocks[i] = even(min(explainPairs, lim.maxPairs) - have)
+			want += blocks[i]
+			continue
 		case pr.Verdict != compare.Inconclusive:
 			b.stops[pr.Key] = compare.StopDecided
 			continue
