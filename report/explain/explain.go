@@ -31,8 +31,10 @@
 // has a standard deviation of about sqrt(k)·period/ops, and a change one
 // of z = Δ/sqrt(k_b·(period/ops_b)² + k_n·(period/ops_n)²). A function is
 // named only when |z| exceeds the Bonferroni bound at a family-wise
-// error of Alpha over the functions with flat samples on either side:
-// with 50 such functions, |z| > 3.72. The bound counts sampling error
+// error of Alpha over the functions that could exceed it (Tarone's
+// refinement: a function sampled k times has |z| <= sqrt(k), so the
+// many sampled once or twice never count): with 50 such functions,
+// |z| > 3.72; with 3, 2.94. The bound counts sampling error
 // only, not differences between forks; an unchanged run should not be
 // explained at all.
 package explain
@@ -198,11 +200,11 @@ func Explain(base, new Side, top int) (Explanation, error) {
 		BaseTotal: b.ns / base.Ops, NewTotal: n.ns / new.Ops}
 	names := append(slices.Collect(maps.Keys(b.funcs)), slices.Collect(maps.Keys(n.funcs))...)
 	slices.Sort(names)
-	sampled := 0 // functions with flat samples, the family of comparisons
+	var counts []float64 // flat samples of each function that has any
 	for _, name := range slices.Compact(names) {
 		fb, fn := b.funcs[name], n.funcs[name]
-		if fb.flatK+fn.flatK > 0 {
-			sampled++
+		if k := fb.flatK + fn.flatK; k > 0 {
+			counts = append(counts, k)
 		}
 		f := Func{Name: name,
 			BaseFlat: fb.flat / base.Ops, NewFlat: fn.flat / new.Ops,
@@ -216,7 +218,7 @@ func Explain(base, new Side, top int) (Explanation, error) {
 		}
 		e.Funcs = append(e.Funcs, f)
 	}
-	e.Threshold = bonferroni(sampled)
+	e.Threshold = tarone(counts)
 	e.Funcs = slices.DeleteFunc(e.Funcs, func(f Func) bool { return !(math.Abs(f.Z) > e.Threshold) })
 	slices.SortFunc(e.Funcs, func(x, y Func) int {
 		return cmp.Or(cmp.Compare(math.Abs(y.DeltaFlat), math.Abs(x.DeltaFlat)), cmp.Compare(x.Name, y.Name))
@@ -229,6 +231,30 @@ func Explain(base, new Side, top int) (Explanation, error) {
 		e.Funcs = []Func{} // JSON: [], not null
 	}
 	return e, nil
+}
+
+// tarone is the bound on |Z| for a family of functions with the given
+// flat sample counts: Bonferroni's over only the functions that could
+// exceed it (Tarone, Biometrics 1990). A function with k samples has
+// |Z| <= sqrt(k) however they fall between the sides, so one sampled a
+// few times can never be named and costs the others nothing.
+func tarone(counts []float64) float64 {
+	for m := 1; ; m++ {
+		th := bonferroni(m)
+		if countFunc(counts, func(k float64) bool { return math.Sqrt(k) > th }) <= m {
+			return th
+		}
+	}
+}
+
+func countFunc(xs []float64, f func(float64) bool) int {
+	n := 0
+	for _, x := range xs {
+		if f(x) {
+			n++
+		}
+	}
+	return n
 }
 
 // bonferroni is the two-sided normal quantile at Alpha/m.

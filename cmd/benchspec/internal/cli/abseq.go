@@ -37,11 +37,11 @@ const abSecondsPerRun = 12
 const minBlock = 4
 
 // explainPairs is the fewest pairs ab --explain gives a run it judged
-// a change: a change of 10 % decides in 10 pairs, whose profiles at
-// 250 Hz hold ~150 samples a side, ~15 of them in a function that does
-// the 10 %: too few to tell from noise among a few dozen functions
-// (report/explain); 16 pairs give ~240 and ~24.
-const explainPairs = 16
+// a change: a change of 10 % decides in 10 pairs, whose profiles (250 Hz,
+// 60 ms a fork) hold ~150 samples a side, ~15 of them in a function that
+// does the 10 %, at times too few to tell from noise (report/explain);
+// 12 pairs give ~180 and ~18 (measured: docs/statistics.md).
+const explainPairs = 12
 
 // abBatch is a sequential ab batch as it grows: the paired plan, every
 // fork so far (renumbered as one batch's), the order of each run's

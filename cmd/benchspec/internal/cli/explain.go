@@ -26,9 +26,14 @@ const explainTop = 5
 // An unchanged or inconclusive run says nothing: no list of noise.
 func ExplainPairs(res *compare.Result, base, next *report.Report, dir string) error {
 	if dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		abs, err := filepath.Abs(dir) // the JSON names files any directory can open
+		if err == nil {
+			err = os.MkdirAll(abs, 0o755)
+		}
+		if err != nil {
 			return fmt.Errorf("--profiles: %w", err)
 		}
+		dir = abs
 	}
 	for i := range res.Pairs {
 		pr := &res.Pairs[i]
