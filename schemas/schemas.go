@@ -1,6 +1,7 @@
 // Package schemas holds benchspec's JSON Schemas (draft-07), embedded in
 // the binary: the spec format that users write, the JSON report that
-// benchspec writes, and its nightly history. Editors can use the files
+// benchspec writes, its nightly history, and the comparisons of compare
+// and ab. Editors can use the files
 // directly, for example through a `# yaml-language-server: $schema=...`
 // comment at the top of a spec.
 package schemas
@@ -24,3 +25,17 @@ var Result []byte
 //
 //go:embed history.schema.json
 var History []byte
+
+// Comparison is the JSON Schema of benchspec compare --format json, a
+// compare.Result (comparison.schema.json). Callers must not modify it.
+//
+//go:embed comparison.schema.json
+var Comparison []byte
+
+// AB is the JSON Schema of benchspec ab --format json (ab.schema.json):
+// the comparison and both reports, by $ref to comparison.schema.json and
+// result.schema.json, which a validator needs beside it. Callers must not
+// modify it.
+//
+//go:embed ab.schema.json
+var AB []byte

@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ func checkSchema(t *testing.T, name string, doc []byte) {
 	if err := json.Unmarshal(doc, &root); err != nil {
 		t.Fatalf("%s is not JSON: %v", name, err)
 	}
-	if _, err := gojsonschema.NewSchema(gojsonschema.NewBytesLoader(doc)); err != nil {
+	if _, err := compile(doc, false); err != nil {
 		t.Fatalf("%s does not compile: %v", name, err)
 	}
 	for _, k := range []string{"$schema", "$id", "title", "description"} {
@@ -30,6 +31,24 @@ func checkSchema(t *testing.T, name string, doc []byte) {
 		t.Errorf("$schema = %v, want %v", got, want)
 	}
 	walk(t, root, root, "#")
+}
+
+// compile compiles doc with the other schemas of allSchemas loaded by
+// their $id, so that ab.schema.json's $refs resolve here rather than over
+// the network; validate also checks doc against the draft-07
+// meta-schema.
+func compile(doc []byte, validate bool) (*gojsonschema.Schema, error) {
+	sl := gojsonschema.NewSchemaLoader()
+	sl.Validate = validate
+	sl.Draft = gojsonschema.Draft7
+	for _, s := range allSchemas {
+		if string(s.data) != string(doc) && strings.Contains(string(doc), `"$ref": "`+s.name+`"`) {
+			if err := sl.AddSchemas(gojsonschema.NewBytesLoader(s.data)); err != nil {
+				return nil, fmt.Errorf("loading %s: %w", s.name, err)
+			}
+		}
+	}
+	return sl.Compile(gojsonschema.NewBytesLoader(doc))
 }
 
 // walk checks every subschema below node: each property has a
@@ -102,3 +121,10 @@ func TestResultSchemaIsJSON(t *testing.T) {
 // every property says what it holds; cmd/benchspec validates real
 // history output against it.
 func TestHistorySchema(t *testing.T) { checkSchema(t, "history.schema.json", History) }
+
+// TestComparisonSchema and TestABSchema check that the schemas of compare
+// and ab compile and describe every property; comparison_test.go holds
+// them to the Go types and validates real output.
+func TestComparisonSchema(t *testing.T) { checkSchema(t, "comparison.schema.json", Comparison) }
+
+func TestABSchema(t *testing.T) { checkSchema(t, "ab.schema.json", AB) }

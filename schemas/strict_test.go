@@ -20,24 +20,22 @@ import (
 // percentile keys that "properties" did not declare). These tests hold
 // them to what strict clients demand.
 
-var bothSchemas = []struct {
+var allSchemas = []struct {
 	name string
 	data []byte
-}{{"spec.schema.json", Spec}, {"result.schema.json", Result}}
+}{{"spec.schema.json", Spec}, {"result.schema.json", Result}, {"history.schema.json", History},
+	{"comparison.schema.json", Comparison}, {"ab.schema.json", AB}}
 
-// TestSchemasMatchTheMetaSchema checks both schemas against the draft-07
+// TestSchemasMatchTheMetaSchema checks every schema against the draft-07
 // meta-schema (gojsonschema's, with its validation of the schema on),
 // which compiling a schema alone does not, and that the spec schema
 // accepts every example spec read as plain YAML, without package spec's
 // typing and positions.
 func TestSchemasMatchTheMetaSchema(t *testing.T) {
 	compiled := map[string]*gojsonschema.Schema{}
-	for _, s := range bothSchemas {
-		sl := gojsonschema.NewSchemaLoader()
-		sl.Validate = true
-		sl.Draft = gojsonschema.Draft7
+	for _, s := range allSchemas {
 		var err error
-		if compiled[s.name], err = sl.Compile(gojsonschema.NewBytesLoader(s.data)); err != nil {
+		if compiled[s.name], err = compile(s.data, true); err != nil {
 			t.Fatalf("%s does not match the draft-07 meta-schema: %v", s.name, err)
 		}
 	}
@@ -80,7 +78,7 @@ func TestSchemasMatchTheMetaSchema(t *testing.T) {
 	}
 }
 
-// TestSchemasStrict checks both schemas against the rules of ajv's strict
+// TestSchemasStrict checks every schema against the rules of ajv's strict
 // mode that a draft-07 schema can break, so that this check runs wherever
 // go test runs (TestSchemasAjvStrict runs ajv itself where it is
 // installed, as in CI):
@@ -93,7 +91,7 @@ func TestSchemasMatchTheMetaSchema(t *testing.T) {
 //   - strictTuples: an "items" list bounded by minItems and
 //     additionalItems: false or maxItems.
 func TestSchemasStrict(t *testing.T) {
-	for _, s := range bothSchemas {
+	for _, s := range allSchemas {
 		var root any
 		if err := yaml.Unmarshal(s.data, &root); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
@@ -200,7 +198,7 @@ func strictSub(x any, at string, problems *[]string) {
 	}
 }
 
-// TestSchemasAjvStrict compiles both schemas with ajv in strict mode, the
+// TestSchemasAjvStrict compiles every schema with ajv in strict mode, the
 // validator of many editors and CI tools, where it is installed:
 // BENCHSPEC_AJV names a node_modules directory holding ajv (.ci/run
 // installs the version .ci/ajv/package.json pins and sets it); without
@@ -222,7 +220,11 @@ func TestSchemasAjvStrict(t *testing.T) {
 	if err != nil {
 		t.Fatalf("BENCHSPEC_AJV is set but node is not on PATH: %v", err)
 	}
-	cmd := exec.Command(node, "testdata/ajv_strict.js", "spec.schema.json", "result.schema.json")
+	args := []string{"testdata/ajv_strict.js"}
+	for _, s := range allSchemas {
+		args = append(args, s.name)
+	}
+	cmd := exec.Command(node, args...)
 	cmd.Env = append(os.Environ(), "BENCHSPEC_AJV="+abs)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s", out)

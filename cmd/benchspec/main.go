@@ -36,7 +36,7 @@ const (
 // commands are the commands that read no spec; main adds those that do
 // (cli.SpecCommands).
 var commands = []cli.Command{
-	{Name: "schema", Args: "[spec|result|history]", Summary: "print the JSON Schema of specs, of JSON results or of the history", Run: runSchema},
+	{Name: "schema", Args: "[spec|result|history|comparison|ab]", Summary: "print the JSON Schema of specs, JSON results, the history, compare or ab", Run: runSchema},
 	{Name: "report", Args: "RESULT.json", Summary: "render a saved JSON report in another format", Run: runReport},
 	{Name: "compare", Args: "BASE.json NEW.json", Summary: "compare two JSON reports and find regressions", Run: runCompare},
 	{Name: "merge", Args: "A.json B.json...", Summary: "merge JSON reports of disjoint runs into one", Run: runMerge},

@@ -45,10 +45,12 @@ func TestRun(t *testing.T) {
 		{name: "schema spec", args: []string{"schema", "spec"}, jsonStdout: true, stdout: `"benchmarks"`},
 		{name: "schema result", args: []string{"schema", "result"}, jsonStdout: true, stdout: "{"},
 		{name: "schema history", args: []string{"schema", "history"}, jsonStdout: true, stdout: `"change_points"`},
+		{name: "schema comparison", args: []string{"schema", "comparison"}, jsonStdout: true, stdout: `"where_note"`},
+		{name: "schema ab", args: []string{"schema", "ab"}, jsonStdout: true, stdout: `"$ref": "comparison.schema.json"`},
 		{name: "help", args: []string{"--help"}, stdout: "Usage: benchspec <command>"},
 		{name: "help command", args: []string{"help", "schema"}, stdout: "Usage: benchspec schema"},
 		{name: "validate help", args: []string{"validate", "--help"}, stdout: "Usage: benchspec validate SPEC..."},
-		{name: "schema help", args: []string{"schema", "-h"}, stdout: "Usage: benchspec schema [spec|result|history]"},
+		{name: "schema help", args: []string{"schema", "-h"}, stdout: "Usage: benchspec schema [spec|result|history|comparison|ab]"},
 		{name: "compare help", args: []string{"compare", "--help"}, stdout: "(--correction holm, the default) keeps the chance of any false regression"},
 	}
 	for _, tt := range tests {
@@ -88,7 +90,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"report", "--fromat", "json"}, "flag provided but not defined: -fromat; did you mean --format?"},
 		{[]string{"validate"}, "benchspec validate: no spec files given"},
 		{[]string{"validate", "--bogus", goodSpec}, "flag provided but not defined: -bogus"},
-		{[]string{"schema", "nope"}, `benchspec schema: unknown schema "nope" (want spec, result or history)`},
+		{[]string{"schema", "nope"}, `benchspec schema: unknown schema "nope" (want spec, result, history, comparison or ab)`},
 		{[]string{"schema", "spec", "result"}, "want at most one schema name, got 2"},
 	}
 	for _, tt := range tests {

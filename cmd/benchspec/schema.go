@@ -12,10 +12,12 @@ import (
 )
 
 func runSchema(e *cli.Env, args []string) int {
-	fs := e.Flags("schema [spec|result|history]",
+	fs := e.Flags("schema [spec|result|history|comparison|ab]",
 		"Schema prints a JSON Schema (draft-07) to stdout: of spec files (the\n"+
-			"default), of the JSON results that benchspec writes, or of the JSON\n"+
-			"history (benchspec history --format json).")
+			"default), of the JSON results that benchspec writes, of the JSON\n"+
+			"history (benchspec history --format json), of compare --format json,\n"+
+			"or of ab --format json (which refers to the comparison and result\n"+
+			"schemas by their $id).")
 	names, status, ok := e.Parse(fs, args)
 	if !ok {
 		return status
@@ -31,8 +33,12 @@ func runSchema(e *cli.Env, args []string) int {
 		data = schemas.Result
 	case "history":
 		data = schemas.History
+	case "comparison":
+		data = schemas.Comparison
+	case "ab":
+		data = schemas.AB
 	default:
-		return e.UsageError("unknown schema %q (want spec, result or history)", name)
+		return e.UsageError("unknown schema %q (want spec, result, history, comparison or ab)", name)
 	}
 	if !bytes.HasSuffix(data, []byte("\n")) {
 		data = append(slices.Clip(data), '\n')
