@@ -4,12 +4,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/report/compare"
+	"github.com/benchspec/benchspec/report/explain"
 	"github.com/benchspec/benchspec/report/history"
 	"github.com/benchspec/benchspec/report/history/historytest"
 	"github.com/benchspec/benchspec/report/reporttest"
@@ -68,6 +70,7 @@ func plantedHistory(t *testing.T) (h *history.History, dir string) {
 func subjects(t *testing.T) []subject {
 	rep := report.Build(reporttest.Fixture())
 	res, res5 := comparison(t, "base.json", "slow.json"), comparison(t, "base5.json", "slow5.json")
+	explainFirstChanges(res5)
 	// ab's output holds both reports: small ones keep its goldens short.
 	edges := report.Build(reporttest.EdgeScores())
 	ab := compare.Compare(edges, edges, compare.Options{Threshold: 0.05})
@@ -127,4 +130,20 @@ func TestEveryFormatHasItsFileAndGoldens(t *testing.T) {
 			}
 		})
 	}
+}
+
+// explainFirstChanges gives res's pairs each form --explain adds under
+// the table: the first change a function list, the next two pairs a
+// list within the sampling error and a note (for the goldens' sake;
+// ab gives them to changes only).
+func explainFirstChanges(res *compare.Result) {
+	i := slices.IndexFunc(res.Pairs, func(p compare.Pair) bool { return p.Verdict == compare.Regression })
+	res.Pairs[i].Where = &explain.Explanation{BaseSamples: 240, NewSamples: 262, BaseTotal: 960, NewTotal: 1052, Threshold: 2.94,
+		BaseProfile: "prof/run.base.pprof", NewProfile: "prof/run.new.pprof",
+		Funcs: []explain.Func{
+			{Name: "main.plantedExtra", NewFlat: 87.5, NewCum: 87.5, DeltaFlat: 87.5, DeltaCum: 87.5, Share: 0.0911, Z: 5.2},
+			{Name: "example.com/a/very/long/import/path/of/a/package/deep/inside/a/module.(*Decoder).readTheNextTokenSlowly", BaseFlat: 20, NewFlat: 31, BaseCum: 40, NewCum: 52, DeltaFlat: 11, DeltaCum: 12, Share: 0.0115, Z: 3.1},
+		}}
+	res.Pairs[(i+1)%len(res.Pairs)].Where = &explain.Explanation{BaseSamples: 150, NewSamples: 151, BaseTotal: 960, NewTotal: 980, Threshold: 2.9, WithinNoise: true, Funcs: []explain.Func{}}
+	res.Pairs[(i+2)%len(res.Pairs)].WhereNote = "the base side's forks kept no CPU profile"
 }
