@@ -133,6 +133,7 @@ benchmarks:
 		if _, stderr, code := benchspecIn(t, dir, env, "run", "--suite", "./"+side, "--quiet", "--format", "json", "--out", side+".json", "--profiles", side+"-prof", "run.yaml"); code != 0 {
 			t.Fatalf("run %s: exit %d\n%s", side, code, stderr)
 		}
+		forgetTheLoad(t, filepath.Join(dir, side+".json"))
 	}
 	out, stderr, code := benchspecIn(t, dir, env, "compare", "--format", "json", "--explain", "base.json", "extra.json")
 	var got explained
@@ -148,6 +149,32 @@ benchmarks:
 func writeFileIn(t *testing.T, dir, name, text string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// forgetTheLoad drops the environment check from a report: a batch that
+// began on a busy machine (ENV_LOAD) gets no verdict from compare, and
+// the test runs beside other packages' tests.
+func forgetTheLoad(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	env, ok := rep["env"].(map[string]any)
+	if !ok {
+		t.Fatalf("%s has no env", path)
+	}
+	delete(env, "check")
+	if data, err = json.Marshal(rep); err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 }
