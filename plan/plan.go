@@ -14,6 +14,7 @@ package plan
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -110,7 +111,8 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 					entryErrs = append(entryErrs, perr...)
 					continue
 				}
-				if terr := append(checkTesting(e, matched, sc.byName), checkBuilt(s, e, matched, sc.byName)...); terr != nil {
+				terr := append(checkTesting(e, matched, sc.byName), checkBuilt(s, e, matched, sc.byName)...)
+				if terr = append(terr, checkComplexity(e, matched, sc.byName)...); terr != nil {
 					entryErrs = append(entryErrs, terr...)
 					continue
 				}
@@ -276,6 +278,23 @@ func checkParams(e *spec.Entry, matched []string, byName map[string]*Benchmark) 
 			Msg: fmt.Sprintf("params: no selected benchmark declares parameter %q (%s)", name, valid)})
 	}
 	return errs
+}
+
+// checkComplexity reports a selected benchmark of an entry with
+// `complexity:` whose params, the entry's over the declared ones, give
+// no n (spec.ComplexityParam).
+func checkComplexity(e *spec.Entry, matched []string, byName map[string]*Benchmark) spec.ErrorList {
+	if e.Settings.Complexity == "" {
+		return nil
+	}
+	for _, m := range matched {
+		params := maps.Clone(byName[m].Params)
+		maps.Copy(params, e.Params)
+		if _, err := spec.ComplexityParam(params); err != nil {
+			return spec.ErrorList{&spec.Error{Pos: settingPos(e, "complexity"), Msg: fmt.Sprintf("benchmarks[%d]: %s: %v", e.Index, m, err)}}
+		}
+	}
+	return nil
 }
 
 // product is the cartesian product of the declared parameters, with the

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
@@ -36,6 +37,10 @@ type Settings struct {
 	// Precision, when set, makes Forks the number of forks the run starts
 	// with, and adds forks until the score's error is within its target.
 	Precision Precision `json:"precision,omitzero"`
+	// Complexity, when set, makes the report fit how the time per op
+	// grows with the one swept numeric param (ComplexityParam): "auto",
+	// or the class to test.
+	Complexity string `json:"complexity,omitempty"`
 }
 
 // Iterations configures one phase (warmup or measurement).
@@ -94,10 +99,12 @@ func (s Settings) Clone() Settings {
 }
 
 // settingKeys decodes the settings keys whose spec value is not simply
-// their field's: `modes` (a single mode, or all) and `threads` (max).
+// their field's: `modes` (a single mode, or all), `threads` (max) and
+// `complexity` (off).
 // Every other key is decoded into the field of its JSON name by set.
 var settingKeys = map[string]func(s *Settings, v any){
-	"modes": func(s *Settings, v any) { s.Modes = modes(v) },
+	"complexity": func(s *Settings, v any) { s.Complexity = strings.TrimPrefix(v.(string), "off") },
+	"modes":      func(s *Settings, v any) { s.Modes = modes(v) },
 	"threads": func(s *Settings, v any) {
 		if v == "max" {
 			s.Threads = ThreadsMax

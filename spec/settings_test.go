@@ -53,6 +53,7 @@ var nonDefault = map[string]string{
 	"precision.max_forks":                     "7",
 	"precision.max_iterations":                "12",
 	"precision.max_time":                      "3m",
+	"complexity":                              "nlogn",
 }
 
 // schemaSettingKeys returns the settings keys of spec.schema.json, nested
