@@ -26,7 +26,9 @@ func Write(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // keep "<failure>" and "a < b" readable
-	if err := enc.Encode(r); err != nil {
+	c := *r
+	c.Complexity = Fits(r.Runs)
+	if err := enc.Encode(&c); err != nil {
 		return fmt.Errorf("report: writing JSON: %w", err)
 	}
 	return nil

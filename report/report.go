@@ -61,6 +61,9 @@ type Report struct {
 	// Builds are the spec builds the batch measured (BuildInfo), in plan
 	// order; nil when its specs have none.
 	Builds []BuildInfo `json:"builds,omitempty"`
+	// Complexity are the complexity fits of the runs (Fits), which Write
+	// computes; what Read finds here is not used.
+	Complexity []Complexity `json:"complexity,omitempty"`
 }
 
 // Order is the order a batch ran its forks in (executor.Order). It does

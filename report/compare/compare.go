@@ -214,6 +214,7 @@ func Compare(base, new *report.Report, opts Options) *Result {
 		res.Notes = append(res.Notes, note)
 	}
 	res.Notes = append(res.Notes, envNotes(base, new)...)
+	res.Notes = append(res.Notes, complexityNotes(base, new)...)
 	if note := driftNote(base, new); note != "" {
 		res.Notes = append(res.Notes, note)
 	}

@@ -2,8 +2,11 @@ package compare
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
+	"github.com/benchspec/benchspec/plan"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -64,4 +67,31 @@ func driftNote(base, new *report.Report) string {
 		return ""
 	}
 	return driftText
+}
+
+// complexityNotes say where a complexity fit's class differs between
+// the sides (a fit matched by benchmark, mode, n and its other params
+// but a build's): "linear avgt: complexity n in base, n^2 in new (…)".
+func complexityNotes(base, new *report.Report) []string {
+	key := func(c *report.Complexity) string {
+		others := maps.Clone(c.Params)
+		delete(others, plan.BuildParam)
+		return fmt.Sprint(c.Benchmark, c.Mode, c.Param, others)
+	}
+	inBase := map[string]report.Complexity{}
+	for _, c := range report.Fits(base.Runs) {
+		inBase[key(&c)] = c
+	}
+	var notes []string
+	for _, c := range report.Fits(new.Runs) {
+		if b, ok := inBase[key(&c)]; ok && b.Class != c.Class {
+			label := c.Benchmark
+			for _, k := range slices.Sorted(maps.Keys(c.Params)) {
+				label += " " + k + "=" + c.Params[k]
+			}
+			notes = append(notes, fmt.Sprintf("%s %s: complexity %s in base, %s in new (base: %s; new: %s)",
+				label, c.Mode, b.Class, c.Class, b.Summary(), c.Summary()))
+		}
+	}
+	return notes
 }

@@ -2,8 +2,13 @@ package compare
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/spec"
 )
 
 // TestCompareNotesEnvironmentAndIncomplete: reports from another CPU or
@@ -30,5 +35,28 @@ func TestCompareNotesEnvironmentAndIncomplete(t *testing.T) {
 		if !strings.Contains(strings.Join(res.Notes, "\n"), want) || !strings.Contains(text.String(), want) {
 			t.Errorf("notes %q and text output lack %q", res.Notes, want)
 		}
+	}
+}
+
+// TestCompareNotesAChangedComplexity: a sweep classed n in base and n^2
+// in new gets a note; the same class on both sides gets none.
+func TestCompareNotesAChangedComplexity(t *testing.T) {
+	sweep := func(power float64) *report.Report {
+		cost := func(n float64) float64 { return math.Pow(n, power) }
+		r := &report.Report{}
+		for _, n := range []float64{100, 200, 400, 800, 1600} {
+			r.Runs = append(r.Runs, report.Run{Key: fmt.Sprint(n), Benchmark: "s", Mode: spec.ModeAverageTime,
+				Params: map[string]string{"n": fmt.Sprint(n)}, Status: report.StatusOK,
+				Settings: spec.Settings{TimeUnit: "ns", Complexity: "auto"},
+				Primary:  &report.Metric{Score: report.Float(cost(n)), ScoreError: report.Float(cost(n) / 100)}})
+		}
+		return r
+	}
+	if notes := complexityNotes(sweep(1), sweep(1)); len(notes) != 0 {
+		t.Errorf("one class on both sides: notes %q", notes)
+	}
+	notes := complexityNotes(sweep(1), sweep(2))
+	if want := "s avgt: complexity n in base, n^2 in new"; len(notes) != 1 || !strings.HasPrefix(notes[0], want) {
+		t.Errorf("notes %q, want one starting %q", notes, want)
 	}
 }

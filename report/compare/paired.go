@@ -320,6 +320,7 @@ func ComparePairedReports(base, new *report.Report, order map[string][]Build, op
 		return nil, err
 	}
 	res.Pairs = append(res.Pairs, skipped...)
+	res.Notes = append(res.Notes, complexityNotes(base, new)...)
 	if onlyBase != nil {
 		res.OnlyBase = onlyBase
 	}

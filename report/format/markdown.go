@@ -52,6 +52,12 @@ func (Markdown) Render(w io.Writer, r *report.Report) error {
 		cellRows = append(cellRows, cells)
 	}
 	b.WriteString(MarkdownTable(header, cellRows, align...))
+	for i, c := range report.Fits(r.Runs) {
+		if i == 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "_Complexity:_ %s  \n", mdEscape(ComplexityLine(&c)))
+	}
 	if len(notes) > 0 {
 		b.WriteString("\n")
 		shortened := false

@@ -263,6 +263,13 @@ func RunLabel(r *report.Run) string {
 	return r.DisplayName() + " " + r.Mode.String()
 }
 
+// ComplexityLine is a complexity fit in a line, which the text and
+// Markdown tables print under the sweep and the HTML page under its
+// chart: "linear avgt: n (…) over n=1000–16000, told from nlogn".
+func ComplexityLine(c *report.Complexity) string {
+	return RunLabel(&report.Run{Benchmark: c.Benchmark, Params: c.Params, Mode: c.Mode}) + ": " + c.Summary()
+}
+
 // DiagnosticLine is a diagnostic in one line: "warning CODE: message".
 func DiagnosticLine(d report.Diagnostic) string {
 	return d.Severity + " " + d.Code + ": " + OneLine(d.Message)

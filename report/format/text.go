@@ -49,6 +49,9 @@ func (t Text) Render(w io.Writer, r *report.Report) error {
 		header[j] = termsafe.Line(header[j])
 	}
 	out.WriteString(TextTable(header, cells, align...))
+	for _, c := range report.Fits(r.Runs) {
+		out.WriteString(termsafe.String("Complexity: "+ComplexityLine(&c)) + "\n")
+	}
 	if len(notes) > 0 {
 		out.WriteString("\n")
 		shortened := false

@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,7 @@ import (
 
 	"github.com/benchspec/benchspec/internal/protocol"
 	"github.com/benchspec/benchspec/report"
+	"github.com/benchspec/benchspec/report/stats"
 )
 
 // The charts of the HTML report, drawn by gonum/plot as SVG. gonum lays
@@ -281,6 +283,48 @@ func scoreChart(title, unit string, bars []bar) ([]byte, error) {
 	p.NominalY(labels...)
 	p.X.Min, p.X.Max = left, math.Max(p.X.Max, 1.04*right) // zero, unless a score is below; room for the caps
 	return svgOf(p, chartWidth, vg.Points(float64(70+24*len(bars))))
+}
+
+// complexityChart draws a complexity fit: the time per op of each run
+// with its 99.9 % error against n, on log–log axes, and the fitted
+// class's curve.
+func complexityChart(c *report.Complexity, runs []report.Run) ([]byte, error) {
+	p := newPlot(strings.Join(strings.Fields(c.Benchmark+" "+paramLabel(c.Params)+" "+c.Mode.String()), " "), c.Param, "ns/op")
+	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	var ticks []plot.Tick // a tick at every n: log ticks label only powers of 10
+	var pts plotter.XYs
+	var errs plotter.YErrors
+	for i, k := range c.Runs {
+		ticks = append(ticks, plot.Tick{Value: float64(c.N[i]), Label: strconv.FormatFloat(float64(c.N[i]), 'g', -1, 64)})
+		r := &runs[slices.IndexFunc(runs, func(r report.Run) bool { return r.Key == k })]
+		ns, _ := report.TimePerOp(r)
+		half := ns * float64(r.Primary.ScoreError/r.Primary.Score) // a rate's too, to first order
+		if !drawable(ns, half, float64(c.N[i])) || ns <= 0 {
+			return nil, errUndrawable
+		}
+		pts = append(pts, plotter.XY{X: float64(c.N[i]), Y: ns})
+		errs = append(errs, struct{ Low, High float64 }{math.Min(half, ns/2), half})
+	}
+	marks, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, fmt.Errorf("report: chart %q: %w", p.Title.Text, err)
+	}
+	eb, err := plotter.NewYErrorBars(struct {
+		plotter.XYs
+		plotter.YErrors
+	}{pts, errs})
+	if err != nil {
+		return nil, fmt.Errorf("report: chart %q: %w", p.Title.Text, err)
+	}
+	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.ConstantTicks(ticks)
+	class := stats.Class(c.Class)
+	curve := plotter.NewFunction(func(n float64) float64 { return float64(c.Coefficient) * class.Of(n) })
+	curve.XMin, curve.XMax, curve.Samples = float64(c.N[0]), float64(c.N[len(c.N)-1]), 50
+	curve.Color = barColor
+	p.Add(curve, marks, eb, plotter.NewGrid())
+	p.Legend.Add("score ± 99.9 % error", marks)
+	p.Legend.Add(fmt.Sprintf("%.3g ns × %s", c.Coefficient, c.Class), curve)
+	return svgOfLegendBelow(p, chartWidth, 3.2*vg.Inch)
 }
 
 // iterationChart draws the score of every iteration of every fork of a

@@ -55,6 +55,7 @@ type htmlPage struct {
 	Rows    []htmlRow
 	Notes   []format.Note
 	Groups  []htmlChart
+	Fits    []htmlChart // complexity: a chart per fit, titled by its summary
 	Runs    []htmlRun
 	Created string
 }
@@ -84,6 +85,13 @@ func (Renderer) Render(w io.Writer, r *report.Report) error {
 	var err error
 	if page.Groups, err = groupCharts(r); err != nil {
 		return err
+	}
+	for _, c := range report.Fits(r.Runs) {
+		svg, err := complexityChart(&c, r.Runs)
+		if err != nil {
+			svg = chartNote(err)
+		}
+		page.Fits = append(page.Fits, htmlChart{Title: format.ComplexityLine(&c), SVG: template.HTML(svg)})
 	}
 	for i := range r.Runs {
 		run := &r.Runs[i]
