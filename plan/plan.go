@@ -336,7 +336,9 @@ func product(declared, override map[string][]string) [][]Param {
 }
 
 // key is a run's identity: benchmark, params, threads (when not 1) and
-// mode, e.g. "sort.Ints/size=10:avgt" or "counter.Shared/threads=2:thrpt".
+// mode, e.g. "sort.Ints/size=10:avgt" or "counter.Shared/threads=2:thrpt";
+// a group's gives each member's threads, "rw/threads=write:1,read:3:thrpt",
+// and its member's row the member's name, "rw:read/threads=write:1,read:3:thrpt".
 func key(r *Run) string {
 	var b strings.Builder
 	n := len(r.Benchmark) + len(":") + len(r.Mode) + len("/threads=max")
@@ -352,6 +354,17 @@ func key(r *Run) string {
 		b.WriteString(p.Value)
 	}
 	switch t := r.Settings.Threads; {
+	case len(r.Group) > 0:
+		// every member's threads: two runs of one group differ in them
+		b.WriteString("/threads=")
+		for i, m := range r.Group {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(m.Name)
+			b.WriteString(":")
+			b.WriteString(strconv.Itoa(m.Threads))
+		}
 	case t == spec.ThreadsMax:
 		b.WriteString("/threads=max")
 	case t > 1:

@@ -35,6 +35,9 @@ type Benchmark struct {
 	// Executable is the suite binary of Build that runs a registered
 	// benchmark; "" for the batch's.
 	Executable string
+	// Members are a group's members in declared order
+	// (benchspec.RegisterGroup); nil for a benchmark.
+	Members []string
 }
 
 // GoTest locates a benchmark of a Go package in its test binary; the
@@ -85,6 +88,13 @@ type Run struct {
 	// (BuildParam), so that keys and reports tell the builds apart; the
 	// fork is not told.
 	Build string `json:",omitempty"`
+	// Group is set for a group's run: its members in declared order,
+	// each with its threads (the entry's group_threads, 1 for a member
+	// it leaves out); Settings.Threads is their sum.
+	Group []protocol.Member `json:",omitempty"`
+	// Member is set on a member's part of a group's run (MemberRun):
+	// the report's row of the member, never a run the executor runs.
+	Member string `json:",omitempty"`
 }
 
 // ForkCount is the number of forks of the run, warmup forks included:
@@ -94,6 +104,19 @@ func (r *Run) ForkCount() int {
 		return 1
 	}
 	return r.Settings.WarmupForks + r.Settings.Forks
+}
+
+// MemberRun is member i's row of a group's run r: the run as the report
+// shows the member, named "group:member" (JMH's naming), on the member's
+// threads. The executor never runs it; the group's forks measure it.
+func (r *Run) MemberRun(i int) Run {
+	m := *r
+	m.Member = r.Group[i].Name
+	m.Benchmark = r.Benchmark + ":" + m.Member
+	m.Settings = r.Settings.Clone()
+	m.Settings.Threads = r.Group[i].Threads
+	m.Key = key(&m)
+	return m
 }
 
 // Param is one parameter's value in a run.
@@ -109,5 +132,6 @@ func (r *Run) Fork() protocol.Run {
 		Mode:      r.Mode,
 		Settings:  r.Settings.Settings,
 		GoTest:    r.GoTest,
+		Group:     r.Group,
 	}
 }

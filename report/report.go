@@ -110,8 +110,15 @@ type Run struct {
 	// run's mode and threads stand beside the settings rather than in
 	// them (see MarshalJSON).
 	Settings spec.Settings `json:"settings"`
-	Spec     string        `json:"spec"`  // path of the spec that selected the run
-	Entry    int           `json:"entry"` // 0-based index of the entry in that spec
+	// Group is the group's name on a group's row and on its members'
+	// rows (benchspec.RegisterGroup); Member is the member's name on a
+	// member's row, whose Benchmark is "group:member" (JMH's naming) and
+	// whose forks are the group's, each holding the member's part.
+	Group  string `json:"group,omitempty"`
+	Member string `json:"member,omitempty"`
+
+	Spec  string `json:"spec"`  // path of the spec that selected the run
+	Entry int    `json:"entry"` // 0-based index of the entry in that spec
 
 	Status string `json:"status"` // StatusOK, StatusFailed or StatusSkipped
 	Error  string `json:"error"`  // the first failure, "" when ok or skipped

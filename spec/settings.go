@@ -41,6 +41,10 @@ type Settings struct {
 	// grows with the one swept numeric param (ComplexityParam): "auto",
 	// or the class to test.
 	Complexity string `json:"complexity,omitempty"`
+	// GroupThreads gives a group's members their threads (JMH's
+	// @GroupThreads), by member name; a member it leaves out runs on
+	// one. The plan resolves it into plan.Run.Group.
+	GroupThreads map[string]int `json:"group_threads,omitempty"`
 }
 
 // Iterations configures one phase (warmup or measurement).
@@ -93,6 +97,7 @@ func DefaultSettings() Settings {
 func (s Settings) Clone() Settings {
 	s.Modes = slices.Clone(s.Modes)
 	s.Env = maps.Clone(s.Env)
+	s.GroupThreads = maps.Clone(s.GroupThreads)
 	s.Profilers = slices.Clone(s.Profilers)
 	s.Diagnostics.Ignore = slices.Clone(s.Diagnostics.Ignore)
 	return s

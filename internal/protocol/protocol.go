@@ -131,4 +131,7 @@ type Registered struct {
 	IntParams []string `json:"int_params,omitempty"`
 	// Testing marks a func(*testing.B) (RegisterTesting).
 	Testing bool `json:"testing,omitempty"`
+	// Members are a group's members in declared order
+	// (benchspec.RegisterGroup); nil for a benchmark.
+	Members []string `json:"members,omitempty"`
 }

@@ -110,4 +110,8 @@ type Iteration struct {
 	// time per op with b.ReportMetric(0, "ns/op"), as go test allows:
 	// TimeNs is 0 and no measurement, Metrics hold what it reported.
 	NoTime bool `json:"no_time,omitempty"`
+	// Members are, in a group's fork, each member's part of the
+	// iteration (its threads combined as the iteration combines all),
+	// in Run.Group's order; they hold no Windows, Metrics or Members.
+	Members []Iteration `json:"members,omitempty"`
 }

@@ -20,6 +20,18 @@ type Run struct {
 	// GoTest is set for a package benchmark: the fork runs its test
 	// binary instead of a registered body.
 	GoTest *GoTest `json:",omitempty"`
+	// Group is set for a group (benchspec.RegisterGroup), which Benchmark
+	// names: its members in declared order, each with its threads. The
+	// fork runs every member's threads at once, one shared state, and
+	// reports each iteration's members in Iteration.Members, this order.
+	Group []Member `json:",omitempty"`
+}
+
+// Member is one member of a group and the threads it runs on (JMH's
+// @GroupThreads).
+type Member struct {
+	Name    string `json:"name"`
+	Threads int    `json:"threads"`
 }
 
 // Settings are the settings that change how a fork measures. spec.Settings
