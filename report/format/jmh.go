@@ -40,6 +40,13 @@ var jmhPercentiles = []struct {
 // percentile secondaries' error) is written as JMH writes it, the string
 // "NaN" ("+INF", "-INF"), not the report's null: readers made for JMH
 // meet those in JMH's own output, while null reads as 0 in some.
+//
+// A group is one entry, as JMH writes a @Group: threads and primaryMetric
+// are the group's, and secondaryMetrics hold each member under its name
+// ("read") and the member's own secondaries under "member:key"
+// ("read:p0.50"), beside the group's; member rows are no entries of
+// their own. testdata/jmh-group-reference.json is JMH's own output for
+// such a group.
 type JMH struct{}
 
 // jmhNum is a number as JMH's JSONResultFormat writes it.
@@ -109,10 +116,15 @@ func (JMH) Render(w io.Writer, r *report.Report) error {
 	out := []jmhResult{}
 	for i := range r.Runs {
 		run := &r.Runs[i]
-		if run.NoScore() {
+		if run.NoScore() || run.Member != "" {
 			continue
 		}
-		out = append(out, jmhResultOf(&r.Env, run))
+		res := jmhResultOf(&r.Env, run)
+		// A group's member rows follow its row (report.Build's order).
+		for j := i + 1; run.Group != "" && j < len(r.Runs) && r.Runs[j].Group == run.Group && r.Runs[j].Member != ""; j++ {
+			addJMHMember(&res, &r.Runs[j])
+		}
+		out = append(out, res)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "    ")
@@ -159,6 +171,20 @@ func jmhResultOf(env *report.Env, run *report.Run) jmhResult {
 		res.SecondaryMetrics[name] = jmhMetricOf(&m)
 	}
 	return res
+}
+
+// addJMHMember adds member m of a group to the group's entry res as JMH
+// labels a member's results: its primary under its name, its secondaries
+// under "name:key". A member's sample histogram is not written: JMH
+// writes rawData, the iteration scores, for every secondary.
+func addJMHMember(res *jmhResult, m *report.Run) {
+	if m.Primary == nil {
+		return
+	}
+	res.SecondaryMetrics[m.Member] = jmhMetricOf(m.Primary)
+	for name, sm := range m.SecondaryMetrics {
+		res.SecondaryMetrics[m.Member+":"+name] = jmhMetricOf(&sm)
+	}
 }
 
 // jmhMetricOf converts a metric, adding JMH's percentiles that the report

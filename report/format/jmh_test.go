@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/report/reporttest"
+	"github.com/benchspec/benchspec/spec"
 )
 
 // validateJMH validates doc against testdata/jmh.schema.json, our JSON
@@ -164,5 +165,145 @@ func TestJMHNumbers(t *testing.T) {
 		if got, err := json.Marshal(jmhNum(v)); err != nil || string(got) != want {
 			t.Errorf("jmhNum(%v) = %s, %v; want %s", v, got, err, want)
 		}
+	}
+}
+
+// jmhGroupReport is a report holding group "rw" (write on 1 thread, read
+// on 3, JMH's @GroupThreads) in thrpt and in sample mode, each row
+// followed by its members' rows as report.Build orders them, then a
+// plain run that is no member; the numbers echo the reference's.
+func jmhGroupReport() *report.Report {
+	metric := func(unit string, raw ...float64) *report.Metric {
+		m := &report.Metric{Score: report.Float((raw[0] + raw[1]) / 2), IterationError: report.NaN(), ScoreUnit: unit, RawData: [][]report.Float{{}}}
+		for _, v := range raw {
+			m.RawData[0] = append(m.RawData[0], report.Float(v))
+		}
+		return m
+	}
+	run := func(mode spec.Mode, bench, member string, threads int, m *report.Metric) report.Run {
+		s := reporttest.Settings("us", 1, 0, 1, 2)
+		s.Modes, s.Threads = []spec.Mode{mode}, threads
+		r := report.Run{Key: bench + ":" + mode.String(), Benchmark: bench, Mode: mode, Threads: threads, Settings: s,
+			Group: "rw", Member: member, Status: report.StatusOK, Primary: m, SecondaryMetrics: map[string]report.Metric{}}
+		if mode.Samples() { // each its own percentiles, as report.Build makes them
+			for i, q := range report.Quantiles() {
+				r.SecondaryMetrics[q.Name] = report.Metric{Score: report.Float(i), ScoreError: report.NaN(), IterationError: report.NaN(),
+					ScoreUnit: m.ScoreUnit, RawData: [][]report.Float{{report.Float(i)}}}
+			}
+		}
+		return r
+	}
+	sampled := func(m *report.Metric) *report.Metric {
+		m.Histogram = &report.Histogram{Count: 3, Bins: []report.Bin{{Value: 0.05, Count: 2}, {Value: 2, Count: 1}}}
+		return m
+	}
+	rep := &report.Report{Env: report.Env{ToolVersion: "v0.1.0", GoVersion: "go1.26.8"}}
+	rep.Runs = []report.Run{
+		run(spec.ModeThroughput, "rw", "", 4, metric("ops/us", 44.5, 66.5)),
+		run(spec.ModeThroughput, "rw:write", "write", 1, metric("ops/us", 25, 31)),
+		run(spec.ModeThroughput, "rw:read", "read", 3, metric("ops/us", 31.9, 23.1)),
+		run(spec.ModeSampleTime, "rw", "", 4, sampled(metric("us/op", 1.5, 2.6))),
+		run(spec.ModeSampleTime, "rw:write", "write", 1, sampled(metric("us/op", 0.05, 0.06))),
+		run(spec.ModeSampleTime, "rw:read", "read", 3, sampled(metric("us/op", 2.1, 3.6))),
+		run(spec.ModeAverageTime, "counter.Inc1", "", 1, metric("us/op", 1, 2)),
+	}
+	rep.Runs[6].Group = ""
+	return rep
+}
+
+// jmhKeys returns the key paths of a JSON value: every object key at
+// every level, array elements merged under "[]".
+func jmhKeys(prefix string, v any, into map[string]bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			into[prefix+"/"+k] = true
+			jmhKeys(prefix+"/"+k, e, into)
+		}
+	case []any:
+		for _, e := range v {
+			jmhKeys(prefix+"[]", e, into)
+		}
+	}
+}
+
+// TestJMHGroupMatchesJMH renders a group and compares it, key for key at
+// every level, with what JMH 1.37 itself wrote for a @Group of the same
+// members. testdata/jmh-group-reference.json is that output: JMH 1.37
+// (jmh-core and jmh-generator-annprocess built from the 1.37 tag with
+// javac), benchmark rw.RW with @State(Scope.Group) holding a
+// ReentrantReadWriteLock and a counter, @Group("rw") @GroupThreads(1)
+// write() and @GroupThreads(3) read(), run as
+//
+//	java -cp ... org.openjdk.jmh.Main rw.RW.rw -f 1 -wi 1 -w 100ms -i 2 -r 100ms \
+//	    -bm thrpt,avgt,sample -rf json -rff jmh-result.json
+//
+// with sample mode's rawDataHistogram cut to 5 bins per iteration.
+func TestJMHGroupMatchesJMH(t *testing.T) {
+	ref, err := os.ReadFile(filepath.Join("testdata", "jmh-group-reference.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateJMH(t, ref)
+	out := render(t, "jmh", jmhGroupReport())
+	validateJMH(t, []byte(out))
+	reporttest.Golden(t, "jmh-group.golden", out)
+	var want, got []map[string]any
+	if err := json.Unmarshal(ref, &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d entries, want 3: rw thrpt, rw sample, counter.Inc1 (member rows are no entries)", len(got))
+	}
+	byMode := map[any]map[string]any{}
+	for _, e := range want {
+		byMode[e["mode"]] = e
+	}
+	for _, e := range got[:2] {
+		ref := byMode[e["mode"]]
+		w, g := map[string]bool{}, map[string]bool{}
+		jmhKeys("", ref, w)
+		jmhKeys("", e, g)
+		if diff := cmp.Diff(w, g); diff != "" {
+			t.Errorf("%s: key paths (-JMH +ours):\n%s", e["mode"], diff)
+		}
+		if e["threads"] != 4.0 || e["benchmark"] != "rw" {
+			t.Errorf("%s: benchmark %v on %v threads, want rw on 4 (1 write + 3 read)", e["mode"], e["benchmark"], e["threads"])
+		}
+	}
+	thrpt := got[0]
+	sec := thrpt["secondaryMetrics"].(map[string]any)
+	if s := thrpt["primaryMetric"].(map[string]any)["score"]; s != 55.5 {
+		t.Errorf("group score %v, want the group row's 55.5", s)
+	}
+	if w := sec["write"].(map[string]any); w["score"] != 28.0 || w["scoreUnit"] != "ops/us" {
+		t.Errorf("secondaryMetrics.write = %v, want the write row's 28 ops/us", w)
+	}
+	if r := sec["read"].(map[string]any)["rawData"]; !cmp.Equal(r, []any{[]any{31.9, 23.1}}) {
+		t.Errorf("secondaryMetrics.read.rawData = %v, want the read row's iterations", r)
+	}
+	if _, ok := got[2]["secondaryMetrics"].(map[string]any)["read"]; ok {
+		t.Error("the plain run after the group took a member")
+	}
+}
+
+// TestJMHSchemaRejectsMemberHistogram: a secondary metric, a group's
+// member included, holds rawData as JMH writes it, never a histogram.
+func TestJMHSchemaRejectsMemberHistogram(t *testing.T) {
+	var doc []map[string]any
+	if err := json.Unmarshal([]byte(render(t, "jmh", jmhGroupReport())), &doc); err != nil {
+		t.Fatal(err)
+	}
+	read := doc[1]["secondaryMetrics"].(map[string]any)["read"].(map[string]any)
+	read["rawDataHistogram"] = []any{}
+	delete(read, "rawData")
+	b, _ := json.Marshal(doc)
+	schema, _ := os.ReadFile(filepath.Join("testdata", "jmh.schema.json"))
+	res, err := gojsonschema.Validate(gojsonschema.NewBytesLoader(schema), gojsonschema.NewBytesLoader(b))
+	if err != nil || res.Valid() {
+		t.Errorf("the JMH schema accepts a member with a histogram (%v)", err)
 	}
 }
