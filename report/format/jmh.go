@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -120,9 +121,14 @@ func (JMH) Render(w io.Writer, r *report.Report) error {
 			continue
 		}
 		res := jmhResultOf(&r.Env, run)
-		// A group's member rows follow its row (report.Build's order).
-		for j := i + 1; run.Group != "" && j < len(r.Runs) && r.Runs[j].Group == run.Group && r.Runs[j].Member != ""; j++ {
-			addJMHMember(&res, &r.Runs[j])
+		// A group's member rows follow its row (report.Build's order),
+		// each keyed as plan.Run.MemberRun keys it.
+		for j := i + 1; run.Group != "" && j < len(r.Runs); j++ {
+			m := &r.Runs[j]
+			if m.Member == "" || m.Key != run.Benchmark+":"+m.Member+strings.TrimPrefix(run.Key, run.Benchmark) {
+				break
+			}
+			addJMHMember(&res, m)
 		}
 		out = append(out, res)
 	}
