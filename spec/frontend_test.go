@@ -81,6 +81,7 @@ benchmarks:
     <<: [{forks: 4, threads: 2}, {forks: 5, warmup_forks: 1}]
     threads: 3
     warmup: {time: 5ms}
+    group_threads: {write: 1, "r/d": 3}
   - *e
   - include: c
     package: ./x
@@ -120,6 +121,14 @@ benchmarks:
 			check("PackagePos", e.PackagePos, base+"/package")
 		}
 		for k, got := range e.SettingPos {
+			if m, ok := strings.CutPrefix(k, "group_threads."); ok { // at the key naming the member
+				_, key := d.node(base + "/group_threads/" + escapeToken(m))
+				checked++
+				if key == nil || got != (Pos{File: "p.yaml", Line: key.Line, Col: key.Column}) {
+					t.Errorf("entry %d SettingPos[%s] = %v, key node %v", i, k, got, key)
+				}
+				continue
+			}
 			ptr := base + ptrOf(k)
 			if _, ok := d.valueAt(ptr); !ok {
 				ptr = "/defaults" + ptrOf(k)

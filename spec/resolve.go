@@ -99,7 +99,8 @@ func (d *document) entry(e *Entry, i int, ptr string, node *yaml.Node, m map[str
 }
 
 // settingPos records in pos where the settings keys of m (at ptr, whose
-// node is node) are, phases key by key ("warmup.time").
+// node is node) are, phases key by key ("warmup.time"), and a group's
+// members by the key that names them ("group_threads.write").
 func (d *document) settingPos(pos map[string]Pos, node *yaml.Node, ptr string, m map[string]any) {
 	for k, v := range m {
 		switch k {
@@ -107,10 +108,21 @@ func (d *document) settingPos(pos map[string]Pos, node *yaml.Node, ptr string, m
 			continue
 		}
 		pos[k] = d.memberPos(node, ptr, k)
-		if sub, ok := v.(map[string]any); ok && (k == "warmup" || k == "measurement") {
+		sub, ok := v.(map[string]any)
+		switch {
+		case ok && (k == "warmup" || k == "measurement"):
 			pn := member(node, k)
 			for sk := range sub {
 				pos[k+"."+sk] = d.memberPos(pn, ptr+"/"+k, sk)
+			}
+		case ok && k == "group_threads":
+			pn := member(node, k)
+			for sk := range sub {
+				if key, _ := mappingMember(pn, sk); key != nil {
+					pos[k+"."+sk] = Pos{File: d.path, Line: key.Line, Col: key.Column}
+				} else {
+					pos[k+"."+sk] = d.memberPos(pn, ptr+"/"+k, sk)
+				}
 			}
 		}
 	}

@@ -16,8 +16,9 @@ const (
 
 // checkSemantics checks what the schema cannot: that durations parse as
 // Go durations within bounds, that include and exclude compile as RE2,
-// that env variables can be set (checkEnv) and that builds have unique
-// names (checkBuilds).
+// that env variables can be set (checkEnv), that builds have unique
+// names (checkBuilds), and that no package entry gives group_threads
+// (which the schema could say, but not in words a user reads).
 // It runs after schema validation and skips values that already have an
 // error, so a value is never reported twice.
 func (d *document) checkSemantics() {
@@ -41,6 +42,9 @@ func (d *document) checkSemantics() {
 		}
 		if v, ok := entry["exclude"]; ok {
 			d.checkRegexp(ptr+"/exclude", v)
+		}
+		if _, ok := entry["group_threads"]; ok && entry["package"] != nil && !d.suppressed(ptr+"/group_threads", nil) {
+			d.errorKey(ptr+"/group_threads", "%s: package: entries run go test benchmarks, which cannot be groups: a group is registered with benchspec.RegisterGroup and selected by an entry without package:", d.display(ptr+"/group_threads"))
 		}
 	}
 }

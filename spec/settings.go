@@ -104,12 +104,18 @@ func (s Settings) Clone() Settings {
 }
 
 // settingKeys decodes the settings keys whose spec value is not simply
-// their field's: `modes` (a single mode, or all), `threads` (max) and
-// `complexity` (off).
+// their field's: `modes` (a single mode, or all), `threads` (max),
+// `complexity` (off) and `group_threads` (integers).
 // Every other key is decoded into the field of its JSON name by set.
 var settingKeys = map[string]func(s *Settings, v any){
 	"complexity": func(s *Settings, v any) { s.Complexity = strings.TrimPrefix(v.(string), "off") },
-	"modes":      func(s *Settings, v any) { s.Modes = modes(v) },
+	"group_threads": func(s *Settings, v any) {
+		s.GroupThreads = map[string]int{}
+		for m, n := range v.(map[string]any) {
+			s.GroupThreads[m] = toInt(n)
+		}
+	},
+	"modes": func(s *Settings, v any) { s.Modes = modes(v) },
 	"threads": func(s *Settings, v any) {
 		if v == "max" {
 			s.Threads = ThreadsMax

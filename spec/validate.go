@@ -89,7 +89,14 @@ func (d *document) schemaError(s *specSchema, e violation) {
 		if m := closest(k, valid); m != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", m)
 		}
+		if k == "group_threads" && ptr == "/defaults" {
+			d.errorKey(ptr+"/"+escapeToken(k), "group_threads belongs in the benchmarks entry that selects the group, not in defaults: which members a group has is that entry's business")
+			return
+		}
 		d.errorKey(ptr+"/"+escapeToken(k), "unknown key %q %s%s; valid keys: %s", k, d.where(ptr), hint, strings.Join(valid, ", "))
+	case "invalid_property_name": // a group member's name (group_threads)
+		k := detail(e, "property")
+		d.errorKey(ptr+"/"+escapeToken(k), "%s: invalid member name %s; a group's member names have only letters, digits and _ . / -", field, short(k))
 	case "required":
 		d.errorPtr(ptr, "missing required key %q %s", detail(e, "property"), d.where(ptr))
 	case "invalid_type":
@@ -124,7 +131,11 @@ func (d *document) schemaError(s *specSchema, e violation) {
 		}
 		d.errorPtr(ptr, "%s: must be %s, got %s", field, detail(e, "allowed"), describe(v))
 	case "number_gte":
-		d.errorPtr(ptr, "%s: must be at least %s, got %s", field, detail(e, "min"), number(v))
+		hint := ""
+		if strings.Contains(ptr, "/group_threads/") {
+			hint = ": every member of a group runs on 1 thread or more"
+		}
+		d.errorPtr(ptr, "%s: must be at least %s, got %s%s", field, detail(e, "min"), number(v), hint)
 	case "number_gt":
 		d.errorPtr(ptr, "%s: must be greater than %s, got %s", field, detail(e, "min"), number(v))
 	case "number_lte":
@@ -138,7 +149,9 @@ func (d *document) schemaError(s *specSchema, e violation) {
 		iv, _ := d.valueAt(item)
 		d.errorPtr(item, "%s: %s is listed twice", field, short(iv))
 	case "pattern":
-		switch {
+		switch _, names := v.(map[string]any); {
+		case names:
+			// propertyNames: invalid_property_name names the key.
 		case isDuration(s, ptr):
 			// checkSemantics explains durations with time.ParseDuration.
 		case ptr == "/name" && isDots(v):
