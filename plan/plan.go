@@ -44,7 +44,12 @@ const (
 // Build expands specs against the registered benchmarks. Every problem is
 // reported, as a spec.ErrorList with positions: an entry that selects
 // nothing (with the closest registered names), a parameter that none of
-// the selected benchmarks declares.
+// the selected benchmarks declares, group_threads that do not fit the
+// groups selected (checkGroups).
+//
+// A group's run has Group, its members in declared order with their
+// threads (the entry's group_threads, 1 for a member left out), and
+// Settings.Threads their sum.
 func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 	scopes := scopesOf(registry)
 	p := &Plan{}
@@ -112,6 +117,7 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 					continue
 				}
 				terr := append(checkTesting(e, matched, sc.byName), checkBuilt(s, e, matched, sc.byName)...)
+				terr = append(terr, checkGroups(e, matched, sc.byName)...)
 				if terr = append(terr, checkComplexity(e, matched, sc.byName)...); terr != nil {
 					entryErrs = append(entryErrs, terr...)
 					continue
@@ -158,6 +164,7 @@ func Build(specs []*spec.Spec, registry []Benchmark) (*Plan, error) {
 							Build:      sel.build,
 						})
 						r := &p.Runs[len(p.Runs)-1]
+						r.Group, r.Settings.Threads = runGroup(b, &e.Settings)
 						r.Key = key(r)
 						if seen[r.Key]++; seen[r.Key] > 1 {
 							r.Key += "#" + strconv.Itoa(seen[r.Key])

@@ -40,6 +40,16 @@ var registry = Registry{
 	Executable: "/nonexistent/never-run",
 }
 
+// groupRegistry is registry with groups, for the files of
+// spec/testdata/bad-plan named group*.yaml.
+var groupRegistry = Registry{
+	Benchmarks: append([]plan.Benchmark{
+		{Name: "lock.RW", Members: []string{"write", "read"}},
+		{Name: "queue.Pipe", Members: []string{"produce", "consume"}},
+	}, registry.Benchmarks...),
+	Executable: registry.Executable,
+}
+
 // A front door is the validate command of one binary: the suite's (with
 // its registry) or the standalone benchspec's (spec files alone).
 type frontDoor struct {
@@ -50,6 +60,9 @@ type frontDoor struct {
 var (
 	suiteDoor = frontDoor{"suite validate", func(paths []string, stdout, stderr io.Writer) int {
 		return Suite(context.Background(), append([]string{"validate"}, paths...), registry, stdout, stderr)
+	}}
+	groupDoor = frontDoor{"suite validate", func(paths []string, stdout, stderr io.Writer) int {
+		return Suite(context.Background(), append([]string{"validate"}, paths...), groupRegistry, stdout, stderr)
 	}}
 	// standaloneDoor is what `benchspec validate` runs: Validate without
 	// a registry.
@@ -117,7 +130,10 @@ func TestHostileSpecs(t *testing.T) {
 	var all []string
 	for _, path := range append(bad, badPlan...) {
 		doors := []frontDoor{suiteDoor, standaloneDoor}
-		if strings.HasPrefix(path, "testdata/bad-plan/") {
+		switch {
+		case strings.HasPrefix(path, "testdata/bad-plan/group"):
+			doors = []frontDoor{groupDoor}
+		case strings.HasPrefix(path, "testdata/bad-plan/"):
 			doors = doors[:1] // only a registry rejects these
 		}
 		t.Run(path, func(t *testing.T) {
