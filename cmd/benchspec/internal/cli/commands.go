@@ -95,7 +95,8 @@ func Validate(ctx context.Context, e *Env, args []string, reg Registry) int {
 }
 
 func listCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
-	fs := e.Flags("list --suite SUITE", "List prints the suite's registered benchmarks, one a line, with their parameters.")
+	fs := e.Flags("list --suite SUITE", "List prints the suite's registered benchmarks, one a line, with their parameters;\n"+
+		"a group (benchspec.RegisterGroup) with its members in declared order.")
 	suite := suiteFlag(fs)
 	pos, status, ok := e.Parse(fs, args)
 	if !ok {
@@ -112,15 +113,18 @@ func listCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 	}
 	stdout := e.Stdout
 	for _, b := range reg.Benchmarks {
+		line := []string{b.Name}
+		if len(b.Members) > 0 {
+			line = append(line, "group: "+strings.Join(b.Members, ", "))
+		}
 		var ps []string
 		for _, n := range slices.Sorted(maps.Keys(b.Params)) {
 			ps = append(ps, fmt.Sprintf("%s=%s", n, strings.Join(b.Params[n], ",")))
 		}
 		if len(ps) > 0 {
-			fmt.Fprintf(stdout, "%s\t%s\n", b.Name, strings.Join(ps, " "))
-		} else {
-			fmt.Fprintln(stdout, b.Name)
+			line = append(line, strings.Join(ps, " "))
 		}
+		fmt.Fprintln(stdout, strings.Join(line, "\t"))
 	}
 	return 0
 }
@@ -184,6 +188,13 @@ func planCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 		threads := strconv.Itoa(s.Threads)
 		if s.Threads == spec.ThreadsMax {
 			threads = "max"
+		}
+		for i, m := range r.Group { // "4 = write 1 + read 3"
+			sep := " + "
+			if i == 0 {
+				sep = " = "
+			}
+			threads += sep + m.Name + " " + strconv.Itoa(m.Threads)
 		}
 		row := []string{strconv.Itoa(r.Index + 1), r.Benchmark, strings.Join(ps, " "), r.Mode.String(), threads, forks,
 			phaseString(s.Warmup, r.Mode), meas, r.Estimate.Round(time.Millisecond).String()}

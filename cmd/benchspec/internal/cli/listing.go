@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"time"
 
 	"github.com/benchspec/benchspec/executor"
@@ -78,7 +79,10 @@ func ListSuite(ctx context.Context, path string) ([]plan.Benchmark, error) {
 	}
 	out := make([]plan.Benchmark, 0, len(l.Benchmarks))
 	for _, r := range l.Benchmarks {
-		b := plan.Benchmark{Name: r.Name, Params: r.Params, Testing: r.Testing}
+		if err := checkMembers(r); err != nil {
+			return nil, fmt.Errorf("its listing is invalid: %w; is it built from this benchspec module?", err)
+		}
+		b := plan.Benchmark{Name: r.Name, Params: r.Params, Testing: r.Testing, Members: r.Members}
 		if len(r.IntParams) > 0 {
 			b.IntParams = map[string]bool{}
 			for _, n := range r.IntParams {
@@ -88,6 +92,42 @@ func ListSuite(ctx context.Context, path string) ([]plan.Benchmark, error) {
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// memberName is what benchspec.RegisterGroup allows a member's name:
+// what a spec's group_threads can name, and what a run's key
+// ("rw/threads=write:1,read:3") can hold without ambiguity.
+var memberName = regexp.MustCompile(`^[A-Za-z0-9_./-]+$`)
+
+// maxMembers bounds a group's members: each runs on a thread at least,
+// and a fork runs at most 4096 (the schema's bound of threads).
+const maxMembers = 4096
+
+// checkMembers checks a group's members as a suite listed them: a
+// listing is the suite's output, and the members reach keys, reports
+// and every fork of the group.
+func checkMembers(r protocol.Registered) error {
+	switch {
+	case r.Members == nil:
+		return nil
+	case len(r.Members) == 0:
+		return fmt.Errorf("group %.64q has no members", r.Name)
+	case len(r.Members) > maxMembers:
+		return fmt.Errorf("group %.64q has %d members, more than %d", r.Name, len(r.Members), maxMembers)
+	case r.Testing:
+		return fmt.Errorf("group %.64q is also marked a func(*testing.B)", r.Name)
+	}
+	seen := make(map[string]bool, len(r.Members))
+	for _, m := range r.Members {
+		if !memberName.MatchString(m) {
+			return fmt.Errorf("group %.64q has a member named %.64q: want letters, digits and _ . / -", r.Name, m)
+		}
+		if seen[m] {
+			return fmt.Errorf("group %.64q lists member %q twice", r.Name, m)
+		}
+		seen[m] = true
+	}
+	return nil
 }
 
 // limitedBuffer keeps the first max bytes written to it and notes that
