@@ -59,6 +59,9 @@ benchmarks:
 	if m.Benchmark != "rw:read" || m.Member != "read" || m.Settings.Threads != 3 || m.Key != "rw:read/threads=write:1,read:3:thrpt" {
 		t.Errorf("MemberRun(1) = %s (%s) member %q on %d threads", m.Benchmark, m.Key, m.Member, m.Settings.Threads)
 	}
+	if k := p.Runs[3].MemberRun(0).Key; k != "rw:write/threads=write:1,read:2:thrpt#2" {
+		t.Errorf("the member of a repeated group's run: key %s, want the group's #2", k)
+	}
 	if r.Settings.Threads != 4 {
 		t.Errorf("MemberRun changed the group's threads to %d", r.Settings.Threads)
 	}

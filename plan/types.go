@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
@@ -115,7 +116,12 @@ func (r *Run) MemberRun(i int) Run {
 	m.Benchmark = r.Benchmark + ":" + m.Member
 	m.Settings = r.Settings.Clone()
 	m.Settings.Threads = r.Group[i].Threads
+	// A group's key repeated in the plan has its #n (Build): its
+	// members' rows keep it, or they would share the first's keys.
 	m.Key = key(&m)
+	if n, ok := strings.CutPrefix(r.Key, key(r)); ok {
+		m.Key += n
+	}
 	return m
 }
 
