@@ -97,7 +97,8 @@ func (b *B) Fatalf(format string, args ...any) { b.w.Fatalf(format, args...) }
 func (b *B) Fatal(err error) { b.w.Fatal(err) }
 
 // Thread is this B's goroutine number, 0 to Threads-1, for benchmarks that
-// give each thread its own share of the work.
+// give each thread its own share of the work; in a group (RegisterGroup),
+// the number within its member, 0 to the member's threads-1.
 func (b *B) Thread() int { return b.w.Thread() }
 
 // Param returns the value of the named parameter for this run. It panics

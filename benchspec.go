@@ -67,7 +67,7 @@ func (p IntParams) apply(r *registration) {
 
 type registration struct {
 	name   string
-	body   worker.Body // a benchspec body, or a func(*testing.B) (RegisterTesting)
+	body   worker.Body // a benchspec body, a func(*testing.B) (RegisterTesting) or a group
 	params map[string][]string
 	ints   map[string]bool
 }
@@ -139,13 +139,21 @@ func lookup(name string) (worker.Body, bool) {
 }
 
 // registered lists the registered benchmarks, sorted by name, as the
-// parent asks for them (protocol.EnvList).
+// parent asks for them (protocol.EnvList); a group's setup runs once, to
+// name its members.
 func registered() []protocol.Registered {
 	registry.Lock()
-	defer registry.Unlock()
-	out := make([]protocol.Registered, 0, len(registry.byName))
+	regs := make([]*registration, 0, len(registry.byName))
 	for _, r := range registry.byName {
+		regs = append(regs, r)
+	}
+	registry.Unlock() // a group's setup is the user's code: not under the lock
+	out := make([]protocol.Registered, 0, len(regs))
+	for _, r := range regs {
 		b := protocol.Registered{Name: r.name, Params: r.params, Testing: r.body.Testing != nil}
+		if r.body.Members != nil {
+			b.Members = memberNames(r.body.Members)
+		}
 		for k := range r.ints {
 			b.IntParams = append(b.IntParams, k)
 		}

@@ -25,6 +25,10 @@ const (
 	MaxMetrics   = 1024
 	MaxNameBytes = 256
 	MaxPathBytes = 4096
+	// MaxMembers bounds a benchmark group's members (Run.Group,
+	// Iteration.Members): a group iteration carries one part per member,
+	// each with its own histogram in sample mode, in one message.
+	MaxMembers = 16
 )
 
 // Truncate returns s cut to at most about max bytes, at a character

@@ -12,11 +12,16 @@ import (
 // measured windows overlap, and the last thread to finish an iteration
 // combines the threads' results into the one iteration the fork reports.
 // A fork with one thread is a group of one; nothing then waits.
+//
+// The threads of a benchmark group (benchspec.RegisterGroup) are all the
+// members' threads, in member order: sizes holds each member's count, and
+// the combined iteration carries each member's part (Iteration.Members).
 type group struct {
-	n    int
-	mode protocol.Mode
-	emit func(*protocol.Iteration) error
-	prof *profiler
+	n     int
+	sizes []int // a benchmark group's threads per member; nil otherwise
+	mode  protocol.Mode
+	emit  func(*protocol.Iteration) error
+	prof  *profiler
 	// barrier, when set, holds each iteration's start until the fork's
 	// duet partner is ready too (duetBarrier).
 	barrier func()
@@ -28,7 +33,8 @@ type group struct {
 	aborted bool
 	err     error // the first failure of any thread, or of emit
 
-	parts []protocol.Iteration // this iteration's per-thread results
+	parts []protocol.Iteration // this iteration's per-thread results, by slot
+	got   int                  // the threads that handed this iteration in
 }
 
 func newGroup(n int, mode protocol.Mode, prof *profiler, emit func(*protocol.Iteration) error) *group {
@@ -90,14 +96,14 @@ func (g *group) failure() error {
 // It runs under the body's frames (Loop's slow path), on a stack that
 // may still be the 2 KiB a goroutine starts with: its frame stays small,
 // the threads' combining is in gather.
-func (g *group) submit(it *protocol.Iteration) bool {
+func (g *group) submit(it *protocol.Iteration, slot int) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.aborted {
 		return false
 	}
-	if g.n > 1 {
-		if it = g.gather(it); it == nil {
+	if g.n > 1 || g.sizes != nil {
+		if it = g.gather(it, slot); it == nil {
 			return true
 		}
 	}
@@ -112,18 +118,25 @@ func (g *group) submit(it *protocol.Iteration) bool {
 	return true
 }
 
-// gather keeps a copy of one thread's iteration; to the last thread of
-// the iteration it returns the threads' results combined, to the others
-// nil.
+// gather keeps a copy of one thread's iteration in its slot (the
+// thread's place among the fork's threads); to the last thread of the
+// iteration it returns the threads' results combined, to the others nil.
 //
 //go:noinline
-func (g *group) gather(it *protocol.Iteration) *protocol.Iteration {
-	g.parts = append(g.parts, *it)
-	if len(g.parts) < g.n {
+func (g *group) gather(it *protocol.Iteration, slot int) *protocol.Iteration {
+	if g.parts == nil {
+		g.parts = make([]protocol.Iteration, g.n)
+	}
+	g.parts[slot] = *it
+	if g.got++; g.got < g.n {
 		return nil
 	}
+	g.got = 0
+	if g.sizes != nil {
+		combined := combineGroup(g.mode, g.parts, g.sizes)
+		return &combined
+	}
 	combined := combine(g.mode, g.parts)
-	g.parts = g.parts[:0]
 	return &combined
 }
 
@@ -157,4 +170,54 @@ func combine(mode protocol.Mode, parts []protocol.Iteration) protocol.Iteration 
 		out.Histogram = &snap
 	}
 	return out
+}
+
+// combineGroup combines a benchmark group's threads (parts, in member
+// order, sizes[i] of member i) into the group's iteration and each
+// member's part, with JMH's thread aggregators, as JMH's @Group reports
+// its primary result (all threads) and each member's secondary result:
+// thrpt adds the threads' rates, avgt averages the threads' times per
+// op, sample joins the samples, ss averages the threads' times per op
+// (every thread of ss does the same ops, so all time over all ops). Ops
+// and Invocations stay the threads' sums, so that they follow from each
+// other; the time is what gives the score its value (groupTime).
+func combineGroup(mode protocol.Mode, parts []protocol.Iteration, sizes []int) protocol.Iteration {
+	out := combine(mode, parts)
+	out.TimeNs = groupTime(mode, parts, out)
+	out.Members = make([]protocol.Iteration, len(sizes))
+	off := 0
+	for i, n := range sizes {
+		m := combine(mode, parts[off:off+n])
+		m.TimeNs = groupTime(mode, parts[off:off+n], m)
+		m.Windows = nil
+		out.Members[i] = m
+		off += n
+	}
+	return out
+}
+
+// groupTime is the time of c, parts combined, that makes c's score JMH's
+// aggregate of the parts' scores: for thrpt, c.Ops over the sum of the
+// rates (a mean of the windows, weighted by ops, so still within them);
+// for avgt, c.Ops times the mean time per op. Sample and ss keep
+// combine's time, which already is JMH's.
+func groupTime(mode protocol.Mode, parts []protocol.Iteration, c protocol.Iteration) float64 {
+	if len(parts) == 1 || !mode.TimedIterations() || mode.Samples() {
+		return c.TimeNs
+	}
+	var sum float64 // Σ ops/time (thrpt) or Σ time/ops (avgt)
+	for _, p := range parts {
+		if !(p.Ops > 0 && p.TimeNs > 0) {
+			return c.TimeNs // no score to aggregate; the executor refuses such a part
+		}
+		if mode.IsRate() {
+			sum += p.Ops / p.TimeNs
+		} else {
+			sum += p.TimeNs / p.Ops
+		}
+	}
+	if mode.IsRate() {
+		return c.Ops / sum
+	}
+	return c.Ops * sum / float64(len(parts))
 }

@@ -26,6 +26,7 @@ type runner struct {
 	opi   float64
 	s     *protocol.Settings
 	g     *group
+	slot  int // this thread's place among the fork's threads (group.gather)
 
 	phases []phase
 	ph     int // index into phases
@@ -240,7 +241,7 @@ func (r *runner) end(b *B, now, timed int64, ops float64) bool {
 	if r.g.n > 1 || r.samples != nil {
 		r.windowAndSamples(it, now)
 	}
-	ok := r.g.submit(it)
+	ok := r.g.submit(it, r.slot)
 	for _, f := range r.teardown {
 		f()
 	}

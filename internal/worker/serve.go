@@ -51,12 +51,24 @@ func RunFork(a *protocol.Assignment, fn Func, clock Clock, rnd Rand, emit func(*
 // RunBound is RunFork for a body bound to state the caller allocated
 // (Bind): how the root package runs a func(*benchspec.B).
 func RunBound(a *protocol.Assignment, bind Bind, clock Clock, rnd Rand, emit func(*protocol.Iteration) error) (*Output, error) {
-	s := a.Run.Settings
-	threads := s.Threads
+	threads := a.Run.Settings.Threads
 	if threads == protocol.ThreadsMax {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	threads = max(threads, 1)
+	binds := make([]Bind, max(threads, 1))
+	for t := range binds {
+		binds[t] = bind
+	}
+	return runThreads(a, binds, nil, clock, rnd, emit)
+}
+
+// runThreads runs one fork on len(binds) threads, thread t bound by
+// binds[t]. sizes, for a benchmark group, is each member's number of
+// threads (binds in member order); B.Thread then counts within the
+// member.
+func runThreads(a *protocol.Assignment, binds []Bind, sizes []int, clock Clock, rnd Rand, emit func(*protocol.Iteration) error) (*Output, error) {
+	s := a.Run.Settings
+	threads := len(binds)
 	prof := newProfiler(s.Profilers, a.ProfileDir, a.Run.Key, a.Fork)
 	// Iterations are encoded and sent on this goroutine, which the
 	// package inits left with a grown stack, not on a body's: a goroutine
@@ -69,19 +81,25 @@ func RunBound(a *protocol.Assignment, bind Bind, clock Clock, rnd Rand, emit fun
 		its <- it
 		return <-errs
 	})
+	g.sizes = sizes
 	g.barrier = duetBarrier(a)
 	if threads > 1 {
 		rnd = &lockedRand{r: rnd}
 	}
 	bs := make([]*B, threads)
 	runs := make([]func(), threads)
+	member, first := 0, 0 // the member of thread t, and its first thread
 	for t := range bs {
-		b, run := bind()
-		*b = B{thread: t, params: make(map[string]string, len(a.Run.Params))}
+		if sizes != nil && t-first == sizes[member] {
+			member, first = member+1, t
+		}
+		b, run := binds[t]()
+		*b = B{thread: t - first, params: make(map[string]string, len(a.Run.Params))}
 		for _, p := range a.Run.Params {
 			b.params[p.Name] = p.Value
 		}
 		b.r = newRunner(&s, a.Run.Mode, clock, rnd, g)
+		b.r.slot = t
 		bs[t], runs[t] = b, run
 	}
 	// Every thread, the first one included, runs on a goroutine of its

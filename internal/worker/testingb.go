@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -13,16 +14,25 @@ import (
 )
 
 // Body is what a benchmark name is registered with: a benchspec body
-// (Bind) or a standard go test benchmark (Testing); exactly one is set.
+// (Bind), a standard go test benchmark (Testing) or a benchmark group
+// (Members, which runs the group's setup afresh: one state per call);
+// exactly one is set.
 type Body struct {
 	Bind    Bind
 	Testing func(*testing.B)
+	Members func() []Member
 }
 
-// Run runs one fork's assignment with the body: RunBound for a Bind,
-// RunTesting for a func(*testing.B).
+// Run runs one fork's assignment with the body: RunGroup for Members,
+// RunBound for a Bind, RunTesting for a func(*testing.B). A run that
+// names members (Run.Group) runs a group only, and a group only runs so.
 func (bd Body) Run(a *protocol.Assignment, clock Clock, rnd Rand, emit func(*protocol.Iteration) error) (*Output, error) {
-	if bd.Testing != nil {
+	switch {
+	case bd.Members != nil:
+		return RunGroup(a, bd.Members, clock, rnd, emit)
+	case a.Run.Group != nil:
+		return nil, fmt.Errorf("benchmark %q is not a group (benchspec.RegisterGroup), but its run gives members' threads ([%s])", a.Run.Benchmark, strings.Join(memberNames(a.Run.Group), ", "))
+	case bd.Testing != nil:
 		return RunTesting(a, bd.Testing, emit)
 	}
 	return RunBound(a, bd.Bind, clock, rnd, emit)
