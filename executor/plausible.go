@@ -3,6 +3,7 @@ package executor
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/benchspec/benchspec/internal/protocol"
@@ -103,8 +104,16 @@ func checkCallTime(r *plan.Run, it *protocol.Iteration, floor float64) error {
 }
 
 // windowTime is the iteration's timed time per thread: what it adds to
-// the fork's life at least.
+// the fork's life at least. A group's time carries its score (JMH's
+// aggregate over threads), not its windows: their mean is read instead.
 func windowTime(r *plan.Run, it *protocol.Iteration) float64 {
+	if r.Group != nil && len(it.Windows) > 0 {
+		var sum float64
+		for _, w := range it.Windows {
+			sum += float64(w[1] - w[0])
+		}
+		return sum / float64(len(it.Windows))
+	}
 	if r.Mode.IsRate() {
 		return it.TimeNs // the threads' mean window
 	}
@@ -118,4 +127,93 @@ func checkWall(timed float64, wall time.Duration) error {
 		return nil
 	}
 	return fmt.Errorf("its iterations claim %s of timed work, but the fork has run for only %s", time.Duration(timed).Round(time.Microsecond), wall.Round(time.Microsecond))
+}
+
+// checkMembers checks the members' parts of an iteration: one per member
+// of a group's run, in its order (none for any other run), each an
+// iteration of the member's threads as any other (checkValues,
+// checkCounts) with no windows, metrics or members of its own; and that
+// they add up to the group's: its ops, invocations and samples are their
+// sums, and its score is JMH's aggregate of theirs (thrpt: the sum of
+// the rates; avgt: the mean over threads of the time per op; sample and
+// ss: all time). The group's threads each report a window.
+func checkMembers(r *plan.Run, it *protocol.Iteration, floor float64) error {
+	if len(it.Members) != len(r.Group) {
+		return fmt.Errorf("%d members' parts, where the run has %d members (%s)", len(it.Members), len(r.Group), memberList(r))
+	}
+	if r.Group == nil {
+		return nil
+	}
+	if n := r.Settings.Threads; n > 1 && len(it.Windows) != n {
+		return fmt.Errorf("%d threads' windows, where the group runs %d threads", len(it.Windows), n)
+	}
+	for _, w := range it.Windows {
+		if w[1] < w[0] {
+			return fmt.Errorf("a thread's window %v ends before it starts", w)
+		}
+	}
+	var ops, agg float64
+	var inv, samples uint64
+	threads := 0
+	for i := range it.Members {
+		m, mr := &it.Members[i], r.MemberRun(i)
+		if err := checkMember(&mr, it, m, floor); err != nil {
+			return fmt.Errorf("member %q: %w", mr.Member, err)
+		}
+		ops, inv, threads = ops+m.Ops, inv+m.Invocations, threads+r.Group[i].Threads
+		if m.Histogram != nil {
+			samples += m.Histogram.Count
+		}
+		switch {
+		case r.Mode.IsRate():
+			agg += m.Ops / m.TimeNs
+		case r.Mode.TimedIterations() && !r.Mode.Samples():
+			agg += float64(r.Group[i].Threads) * m.TimeNs / m.Ops
+		default:
+			agg += m.TimeNs
+		}
+	}
+	group, what := it.TimeNs, "time (ns)"
+	switch {
+	case r.Mode.IsRate():
+		group, what = it.Ops/it.TimeNs, "ops/ns"
+	case r.Mode.TimedIterations() && !r.Mode.Samples():
+		group, what, agg = it.TimeNs/it.Ops, "ns/op", agg/float64(threads)
+	}
+	if it.Histogram != nil && it.Histogram.Count != samples {
+		return fmt.Errorf("%d samples, where its members' parts have %d", it.Histogram.Count, samples)
+	}
+	if inv != it.Invocations || !near(ops, it.Ops) || !near(agg, group) {
+		return fmt.Errorf("%d invocations, %v ops and %v %s, where its members' parts make %d, %v and %v", it.Invocations, it.Ops, group, what, inv, ops, agg)
+	}
+	return nil
+}
+
+// checkMember checks m, member run mr's part of group iteration it.
+func checkMember(mr *plan.Run, it, m *protocol.Iteration, floor float64) error {
+	if m.Phase != it.Phase || m.Index != it.Index {
+		return fmt.Errorf("its part is of %s iteration %d", m.Phase, m.Index)
+	}
+	if m.Windows != nil || m.Metrics != nil || m.Members != nil || m.NoTime {
+		return fmt.Errorf("its part has windows, metrics, members or no time, which only a whole iteration may have")
+	}
+	if err := checkValues(mr, m); err != nil {
+		return err
+	}
+	return checkCounts(mr, m, floor)
+}
+
+// near reports whether a and b are equal up to rounding.
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(b), 1e-300) }
+
+// memberList names a run's members, or says it is no group.
+func memberList(r *plan.Run) string {
+	if r.Group == nil {
+		return "it is not a group"
+	}
+	names := make([]string, len(r.Group))
+	for i, m := range r.Group {
+		names[i] = m.Name
+	}
+	return strings.Join(names, ", ")
 }

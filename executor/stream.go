@@ -108,6 +108,9 @@ func (s *stream) iteration(it *protocol.Iteration) error {
 	if err := s.plausible(it); err != nil {
 		return fmt.Errorf("%s: %w", got, err)
 	}
+	if err := checkMembers(s.run, it, s.floor); err != nil {
+		return fmt.Errorf("%s: %w", got, err)
+	}
 	s.next = after(&s.run.Settings, s.next)
 	return nil
 }
@@ -115,12 +118,7 @@ func (s *stream) iteration(it *protocol.Iteration) error {
 // plausible checks the iteration's numbers against the fork's own raw
 // data and the run's settings (plausible.go).
 func (s *stream) plausible(it *protocol.Iteration) error {
-	if !(s.run.Mode.Samples() && it.Ops == 0) { // an empty sample iteration has nothing to check
-		if err := checkOps(s.run, it); err != nil {
-			return err
-		}
-	}
-	if err := checkCallTime(s.run, it, s.floor); err != nil {
+	if err := checkCounts(s.run, it, s.floor); err != nil {
 		return err
 	}
 	s.timed += windowTime(s.run, it)
@@ -131,6 +129,17 @@ func (s *stream) plausible(it *protocol.Iteration) error {
 		return checkWall(s.timed, s.wall)
 	}
 	return nil
+}
+
+// checkCounts checks an iteration's operations and call time against
+// its invocations (plausible.go).
+func checkCounts(r *plan.Run, it *protocol.Iteration, floor float64) error {
+	if !(r.Mode.Samples() && it.Ops == 0) { // an empty sample iteration has nothing to check
+		if err := checkOps(r, it); err != nil {
+			return err
+		}
+	}
+	return checkCallTime(r, it, floor)
 }
 
 // where names the point the fork has reached, for a timeout.

@@ -24,13 +24,17 @@ func (e *MetricError) Error() string {
 
 // vetMessage makes m fit what the parent accepts before it is sent: its
 // texts cut to protocol.MaxTextBytes, its metrics finite (else a
-// *MetricError).
+// *MetricError), an iteration's members one per member of a group's run
+// (none otherwise).
 func vetMessage(a *protocol.Assignment, m *protocol.Message) error {
 	m.Error = protocol.Truncate(m.Error, protocol.MaxTextBytes)
 	m.Skip = protocol.Truncate(m.Skip, protocol.MaxTextBytes)
 	metrics, where := m.Metrics, "the fork's metrics"
 	if it := m.Iteration; it != nil {
 		metrics, where = it.Metrics, fmt.Sprintf("%s iteration %d", it.Phase, it.Index)
+		if len(it.Members) != len(a.Run.Group) {
+			return fmt.Errorf("benchmark %s: %s has %d members' parts, where its run has %d members", a.Run.Key, where, len(it.Members), len(a.Run.Group))
+		}
 	}
 	var bad []string
 	for unit, v := range metrics {

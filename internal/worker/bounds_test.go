@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -31,5 +32,29 @@ func TestForkOutputIsBoundedAtTheSource(t *testing.T) {
 	err = vetMessage(a, &protocol.Message{Type: protocol.MsgDone, Metrics: map[string]float64{"x/op": math.Inf(-1)}})
 	if err == nil || !strings.Contains(err.Error(), `"x/op" as -Inf in the fork's metrics`) {
 		t.Errorf("-Inf fork metric: %v", err)
+	}
+}
+
+// TestForkSendsOneMemberPartPerMember: an iteration of a group's fork
+// carries one part per member of its run, any other none.
+func TestForkSendsOneMemberPartPerMember(t *testing.T) {
+	group := &protocol.Assignment{Run: protocol.Run{Key: "rw:thrpt", Group: []protocol.Member{{Name: "write", Threads: 1}, {Name: "read", Threads: 3}}}}
+	plain := &protocol.Assignment{Run: protocol.Run{Key: "x:thrpt"}}
+	two := []protocol.Iteration{{}, {}}
+	for _, tc := range []struct {
+		a       *protocol.Assignment
+		members []protocol.Iteration
+		want    string
+	}{
+		{group, two, ""},
+		{group, two[:1], "benchmark rw:thrpt: measurement iteration 1 has 1 members' parts, where its run has 2 members"},
+		{plain, nil, ""},
+		{plain, two, "benchmark x:thrpt: measurement iteration 1 has 2 members' parts, where its run has 0 members"},
+	} {
+		it := &protocol.Iteration{Phase: protocol.PhaseMeasurement, Index: 1, Members: tc.members}
+		err := vetMessage(tc.a, &protocol.Message{Type: protocol.MsgIteration, Iteration: it})
+		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+			t.Errorf("%s with %d parts: %v, want %q", tc.a.Run.Key, len(tc.members), err, tc.want)
+		}
 	}
 }
