@@ -62,6 +62,8 @@ func TestReportCarriesEverySetting(t *testing.T) {
 			*v = []string{"x"}
 		case *map[string]string:
 			*v = map[string]string{"K": "v"}
+		case *map[string]int:
+			*v = map[string]int{"k": 2}
 		default:
 			t.Fatalf("%s: no test value for a %s", path, f.Type())
 		}
