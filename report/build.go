@@ -21,8 +21,9 @@ import (
 // Build fills in the timer calibration from the forks, and End with the
 // current time when it is zero.
 //
-// Runs without any fork result are left out and make the report
-// incomplete. Fork results whose run index is not in the plan are ignored.
+// A group's run gives the group's row followed by one row per member
+// (memberRows). Runs without any fork result are left out and make the
+// report incomplete. Fork results whose run index is not in the plan are ignored.
 // The part of a sharded plan (plan.Shard) records its Shard. Order is the
 // caller's to set: the plan does not know it.
 func Build(p *plan.Plan, forks []protocol.ForkResult, env Env) *Report {
@@ -53,7 +54,7 @@ func Build(p *plan.Plan, forks []protocol.ForkResult, env Env) *Report {
 		}
 		run, complete := buildRun(&p.Runs[i], fs, env.GOMAXPROCS)
 		rep.Complete = rep.Complete && complete
-		rep.Runs = append(rep.Runs, run)
+		rep.Runs = append(append(rep.Runs, run), memberRows(&p.Runs[i], fs, env.GOMAXPROCS)...)
 		for _, f := range fs {
 			if !f.Failed() && f.Timer.ResolutionNs > 0 {
 				resolution = append(resolution, f.Timer.ResolutionNs)
@@ -76,8 +77,8 @@ func Build(p *plan.Plan, forks []protocol.ForkResult, env Env) *Report {
 }
 
 // BuildRun computes one run of the report from all its forks, as Build
-// does: the live run log shows a run's result with it the moment the run
-// ends. gomaxprocs is the parent's (Env.GOMAXPROCS), which a run's
+// does (a group's row only, not its members'): the live run log shows a
+// run's result with it the moment the run ends. gomaxprocs is the parent's (Env.GOMAXPROCS), which a run's
 // threads default to.
 func BuildRun(r *plan.Run, forks []protocol.ForkResult, gomaxprocs int) Run {
 	run, _ := buildRun(r, append([]protocol.ForkResult(nil), forks...), gomaxprocs)
@@ -109,6 +110,9 @@ func buildRun(r *plan.Run, forks []protocol.ForkResult, gomaxprocs int) (run Run
 	}
 	if g := r.GoTest; g != nil {
 		run.GoTest = &GoTestRef{ImportPath: g.ImportPath, Labels: g.Labels}
+	}
+	if len(r.Group) > 0 && r.Member == "" {
+		run.Group = r.Benchmark
 	}
 	var measured []*protocol.ForkResult
 	for i := range forks {

@@ -262,6 +262,7 @@ func poolRun(runs []*Run, names []string, starts []time.Time, gomaxprocs int) Ru
 		results[i] = forkResultOf(&forks[i])
 	}
 	run, _ := buildRun(&pr, results, gomaxprocs)
+	run.Group, run.Member = r0.Group, r0.Member // a member's row pools its own forks, its parts
 	for i := range run.Forks {
 		from := origins[i] // buildRun keeps the forks' order: they are numbered in order
 		run.Forks[i].Pooled = &from
@@ -375,6 +376,7 @@ func runDifferences(a, b *Run) []string {
 		{"params", a.Params, b.Params},
 		{"mode", a.Mode, b.Mode},
 		{"threads", a.Threads, b.Threads},
+		{"group", [2]string{a.Group, a.Member}, [2]string{b.Group, b.Member}},
 		{"go_test", a.GoTest, b.GoTest},
 	} {
 		if !reflect.DeepEqual(f.a, f.b) {

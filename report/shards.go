@@ -16,6 +16,9 @@ import (
 //     naming the missing parts and runs (*IncompleteError);
 //   - that no part holds a run the plan does not have (*ShardError).
 //
+// A group's plan run is its group's row and its members' rows in a
+// report (Run.PlanKey), which Build writes together.
+//
 // Whole reports and parts do not mix in one merge. The merged report of
 // all parts is a whole report again: no Shard, its runs in plan order.
 
@@ -95,7 +98,7 @@ func checkShards(inputs []Named) (planned []string, incomplete *IncompleteError,
 		}
 		byIndex[s.Index] = in.Name
 		for _, run := range in.Report.Runs {
-			if !slices.Contains(f.PlannedRuns, run.Key) {
+			if !slices.Contains(f.PlannedRuns, run.PlanKey()) {
 				problems = append(problems, fmt.Sprintf("%s holds run %q, which its plan does not have", in.Name, run.Key))
 			}
 		}
@@ -110,7 +113,7 @@ func checkShards(inputs []Named) (planned []string, incomplete *IncompleteError,
 	held := map[string]bool{}
 	for _, in := range inputs {
 		for _, run := range in.Report.Runs {
-			held[run.Key] = true
+			held[run.Key] = true // a group's own row, not its members', holds its plan run
 		}
 	}
 	e := &IncompleteError{Count: f.Count, Planned: len(f.PlannedRuns)}
@@ -130,13 +133,14 @@ func checkShards(inputs []Named) (planned []string, incomplete *IncompleteError,
 	return f.PlannedRuns, e, nil
 }
 
-// inPlanOrder sorts runs by their place in planned.
+// inPlanOrder sorts runs by their place in planned, a group's members'
+// rows after the group's (a part holds them in that order).
 func inPlanOrder(runs []Run, planned []string) {
 	at := make(map[string]int, len(planned))
 	for i, k := range planned {
 		at[k] = i
 	}
-	slices.SortStableFunc(runs, func(a, b Run) int { return at[a.Key] - at[b.Key] })
+	slices.SortStableFunc(runs, func(a, b Run) int { return at[a.PlanKey()] - at[b.PlanKey()] })
 }
 
 // sameOrder is the order all inputs ran in, or nil when they differ.

@@ -21,13 +21,19 @@ import (
 	"github.com/benchspec/benchspec/spec"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+func init() {
+	// package report's own tests define -update too, and import this
+	// package from their external test files
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files in testdata/")
+	}
+}
 
 // Golden compares got with testdata/name, or rewrites it with -update.
 func Golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
+	if flag.Lookup("update").Value.String() == "true" {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -151,6 +157,46 @@ func EdgeScores() (*plan.Plan, []protocol.ForkResult, report.Env) {
 	forks := []protocol.ForkResult{
 		Fork(0, 1, false, Timed(W, 1, 1e6, 0), Timed(M, 1, 1e6, 0), Timed(M, 2, 1e6, 0), Timed(M, 3, 1e6, 0)),
 		Fork(1, 1, false, Timed(W, 1, 1e6, 13), Timed(M, 1, 1e6, 12.3), Timed(M, 2, 1e6, 12.5), Timed(M, 3, 1e6, 12.4)),
+	}
+	return p, forks, env
+}
+
+// Group is a plan of a group and a benchmark after it: rw (JMH's
+// @Group) in throughput mode, a writer on 1 thread at 100 ns per op and
+// 3 readers at readNs per op each, 2 forks of 3 measurement iterations;
+// then counter.Inc, avgt. Every member's part of an iteration is timed
+// over the iteration's window, as the fork reports thrpt, so the group's
+// ops are its members' sum. With the fork results and the fixture's
+// environment.
+func Group(readNs float64) (*plan.Plan, []protocol.ForkResult, report.Env) {
+	const W, M = protocol.PhaseWarmup, protocol.PhaseMeasurement
+	_, _, env := Fixture()
+	rw := plan.Run{Index: 0, Key: "rw/threads=write:1,read:3:thrpt", Benchmark: "rw", Mode: spec.ModeThroughput,
+		Settings: Settings("us", 2, 0, 1, 3), Spec: "bench/groups.yaml", Entry: 0, Estimate: 10 * time.Second,
+		Group: []protocol.Member{{Name: "write", Threads: 1}, {Name: "read", Threads: 3}}}
+	rw.Settings.Threads, rw.Settings.GroupThreads = 4, map[string]int{"write": 1, "read": 3}
+	p := &plan.Plan{
+		Suite: "groups",
+		Specs: []plan.SpecRef{{Path: "bench/groups.yaml", SHA256: "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752"}},
+		Runs: []plan.Run{rw, {Index: 1, Key: "counter.Inc:avgt", Benchmark: "counter.Inc", Mode: spec.ModeAverageTime,
+			Settings: Settings("ns", 2, 0, 1, 3), Spec: "bench/groups.yaml", Entry: 1, Estimate: 10 * time.Second}},
+	}
+	iteration := func(phase string, index int, jitter float64) protocol.Iteration {
+		const window = 1e9
+		write := protocol.Iteration{Ops: window / 100 * jitter, TimeNs: window}
+		read := protocol.Iteration{Ops: 3 * window / readNs / jitter, TimeNs: window}
+		write.Invocations, read.Invocations = uint64(write.Ops), uint64(read.Ops)
+		return protocol.Iteration{Phase: phase, Index: index, Ops: write.Ops + read.Ops, TimeNs: window,
+			Invocations: write.Invocations + read.Invocations, Members: []protocol.Iteration{write, read}}
+	}
+	var forks []protocol.ForkResult
+	for n := 1; n <= 2; n++ {
+		f := Fork(0, n, false, iteration(W, 1, 0.5))
+		for i := 1; i <= 3; i++ {
+			f.Iterations = append(f.Iterations, iteration(M, i, 1+0.01*float64(n+i)))
+		}
+		f.Metrics = map[string]float64{"allocs/op": float64(n)}
+		forks = append(forks, f, Fork(1, n, false, Timed(W, 1, 1e6, 20), Timed(M, 1, 1e6, 10), Timed(M, 2, 1e6, 11), Timed(M, 3, 1e6, 12)))
 	}
 	return p, forks, env
 }
