@@ -24,9 +24,10 @@ import (
 // sees forks × iterations samples, like the score's Cnt.
 //
 // Names are the ones `go test` gives the benchmark's twin (goTestName:
-// "concat.Sprintf" is "BenchmarkConcat/Sprintf"), then "/name=value" per
-// parameter, "/mode=…" unless avgt and "/threads=N" for N > 1 (they change
-// what a number means), then "-GOMAXPROCS". File configuration is what
+// "concat.Sprintf" is "BenchmarkConcat/Sprintf"; a group member's row is
+// its group's with "/member=NAME"), then "/name=value" per parameter,
+// "/mode=…" unless avgt and "/threads=N" for N > 1 (they change what a
+// number means), then "-GOMAXPROCS". File configuration is what
 // `go test` writes (goos, goarch, pkg, cpu; pkg is the suite's name for
 // registered benchmarks), so `benchstat -ignore pkg` lines a benchmark up
 // with its go test twin. Units are ns/op, or ops/s with better=higher for
@@ -97,10 +98,19 @@ func (GoBench) Render(w io.Writer, r *report.Report) error {
 func goBenchName(run *report.Run, gomaxprocs int) string {
 	var b strings.Builder
 	base := run.Benchmark
+	if run.Member != "" {
+		base = run.Group
+	}
 	if run.GoTest == nil { // a package benchmark's name is go test's already, dots and all
 		base = goTestName(base)
 	}
 	b.WriteString(goBenchField(base, false))
+	if run.Member != "" {
+		// a sub-name, not JMH's "rw:write": benchstat's filters and
+		// projections take /member:write and -col /member, a ':' unquoted
+		// in neither
+		b.WriteString("/member=" + goBenchField(run.Member, true))
+	}
 	for _, k := range sortedKeys(run.Params) {
 		b.WriteString("/" + goBenchField(k, true) + "=" + goBenchField(run.Params[k], true))
 	}

@@ -97,9 +97,29 @@ func TestGoBenchName(t *testing.T) {
 		{report.Run{Benchmark: "n", Mode: "avgt", Settings: spec.Settings{Env: map[string]string{"GOMAXPROCS": "4"}}}, 8, "N-4"},
 		// What go test does not measure is named: the mode, threads.
 		{report.Run{Benchmark: "c", Mode: "thrpt", Threads: 2}, 2, "C/mode=thrpt/threads=2-2"},
+		// A group's row, and a member's row as a sub-benchmark of it.
+		{report.Run{Benchmark: "rw", Group: "rw", Mode: "thrpt", Threads: 4}, 8, "Rw/mode=thrpt/threads=4-8"},
+		{report.Run{Benchmark: "q.rw:get", Group: "q.rw", Member: "get", Mode: "avgt", Threads: 3, Params: map[string]string{"n": "1"}}, 1, "Q/rw/member=get/n=1/threads=3"},
 	} {
 		if got := goBenchName(&tc.run, tc.gomaxprocs); got != tc.want {
 			t.Errorf("goBenchName(%+v, %d) = %q, want %q", tc.run, tc.gomaxprocs, got, tc.want)
 		}
+	}
+}
+
+// TestGoBenchGroupParses: a group's rows parse with benchfmt as the
+// group's benchmark and its members' sub-benchmarks, each on its threads.
+func TestGoBenchGroupParses(t *testing.T) {
+	lines, _ := parseGoBench(t, render(t, "gobench", report.Build(reporttest.Group(300))))
+	names := map[string]int{}
+	for _, l := range lines {
+		if l.Base != "Rw" && l.Base != "Counter" {
+			t.Errorf("%s: base %q", l.Name, l.Base)
+		}
+		names[l.Name]++
+	}
+	want := map[string]int{"Rw/mode=thrpt/threads=4-8": 6, "Rw/member=write/mode=thrpt-8": 6, "Rw/member=read/mode=thrpt/threads=3-8": 6, "Counter/Inc-8": 6}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("results per name (-want +got):\n%s", diff)
 	}
 }

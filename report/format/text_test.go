@@ -201,3 +201,12 @@ func TestFootnotesAreShort(t *testing.T) {
 		t.Errorf("Text{Verbose: true} does not write the notes whole:\n%s", full.String())
 	}
 }
+
+// TestGroupTables: the tables show a group's row, then its members'
+// rows, each with its threads.
+func TestGroupTables(t *testing.T) {
+	rep := report.Build(reporttest.Group(300))
+	for _, f := range []string{"text", "markdown", "csv"} {
+		reporttest.Golden(t, "group."+f+".golden", render(t, f, rep))
+	}
+}
