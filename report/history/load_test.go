@@ -2,6 +2,7 @@ package history
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/benchspec/benchspec/report"
 	"github.com/benchspec/benchspec/report/history/historytest"
 	"github.com/benchspec/benchspec/report/history/index"
+	"github.com/benchspec/benchspec/report/reporttest"
 	"github.com/benchspec/benchspec/spec"
 )
 
@@ -239,5 +241,38 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestHistoryGroup: a group's rows are series of their own, by key: a
+// change of the readers' row is the readers' series'.
+func TestHistoryGroup(t *testing.T) {
+	n, err := historytest.New(report.Build(reporttest.Group(300)), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i, f := range []float64{1, 1, 0.8} {
+		if _, err := n.Write(dir, night0.Add(time.Duration(i)*24*time.Hour), "", func(run int) float64 {
+			return map[bool]float64{true: f, false: 1}[run == 2]
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dirs, err := Read([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Build(dirs)
+	var keys []string
+	for _, s := range h.Series {
+		keys = append(keys, s.Key)
+		last, first := s.Points[len(s.Points)-1].Score, s.Points[0].Score
+		if want := map[bool]float64{true: 0.8, false: 1}[s.Key == n.Keys()[2]]; math.Abs(float64(last/first)-want) > 1e-9 {
+			t.Errorf("%s: newest score %v of first %v, want ×%v", s.Key, float64(last), float64(first), want)
+		}
+	}
+	if diff := cmp.Diff(n.Keys(), keys); diff != "" || !strings.HasPrefix(keys[2], "rw:read/") {
+		t.Errorf("series keys (-the report's rows +got):\n%s", diff)
 	}
 }
