@@ -185,7 +185,14 @@ func groupCharts(r *report.Report) ([]htmlChart, error) {
 		if run.Primary == nil || !run.Primary.Score.Valid() {
 			continue
 		}
-		group, method := splitGroup(run.Benchmark)
+		name := run.Benchmark
+		if run.Member != "" {
+			name = run.Group // a group's members beside the group, not a chart each
+		}
+		group, method := splitGroup(name)
+		if run.Member != "" {
+			method += ":" + run.Member
+		}
 		if run.Threads > 1 { // as the run table names it
 			method += "/threads=" + strconv.Itoa(run.Threads)
 		}

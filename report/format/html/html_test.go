@@ -118,3 +118,21 @@ func TestHTMLChartNamesThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLGroup: a group's rows share one score chart, the group's bar
+// beside its members', and each row has its run section.
+func TestHTMLGroup(t *testing.T) {
+	page := render(t, report.Build(reporttest.Group(300)))
+	// charts: rw (ops/us), counter (ns/op); 4 iteration charts
+	if got, want := strings.Count(page, "<svg"), 2+4; got != want {
+		t.Errorf("page has %d charts, want %d", got, want)
+	}
+	for _, want := range []string{
+		"Score ± 99.9 % error: rw (ops/us)", "rw:write thrpt", "rw:read/threads=3 thrpt",
+		"Iterations of rw/threads=4 thrpt", "Iterations of rw:read/threads=3 thrpt",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
