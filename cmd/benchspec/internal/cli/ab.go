@@ -173,11 +173,16 @@ func thresholdAdvice(pr *compare.Pair) string {
 	return ""
 }
 
-// pairedOrder is, per run key, the builds of the measured forks in the
-// order the batch runs them: what compare.ComparePairedReports pairs.
+// pairedOrder is, per row key, the builds of the measured forks in the
+// order the batch runs them: what compare.ComparePairedReports pairs. A
+// group's members' rows have their group's forks, so its order.
 func pairedOrder(p *plan.Plan, order executor.Order) map[string][]compare.Build {
 	n := len(p.Runs) / 2
 	out := map[string][]compare.Build{}
+	keys := make([][]string, len(p.Runs))
+	for i := range p.Runs {
+		keys[i] = rowKeys(&p.Runs[i])
+	}
 	for _, s := range order.Schedule(p) {
 		r := &p.Runs[s.Run]
 		if s.Fork <= r.Settings.WarmupForks {
@@ -187,9 +192,38 @@ func pairedOrder(p *plan.Plan, order executor.Order) map[string][]compare.Build 
 		if s.Run >= n {
 			b = compare.BuildB
 		}
-		out[r.Key] = append(out[r.Key], b)
+		for _, k := range keys[s.Run] {
+			out[k] = append(out[k], b)
+		}
 	}
 	return out
+}
+
+// rowKeys are the keys of the report's rows of plan run r (report.Build):
+// its own, then a group's members'.
+func rowKeys(r *plan.Run) []string {
+	keys := []string{r.Key}
+	for i := range r.Group {
+		keys = append(keys, r.MemberRun(i).Key)
+	}
+	return keys
+}
+
+// groupProfileNotes replace, on a member's row, ExplainPairs' note that
+// its forks kept no CPU profile: the fork profiled all its members at
+// once, and the profiles are on the group's row.
+func groupProfileNotes(res *compare.Result, base *report.Report) {
+	group := map[string]string{}
+	for _, r := range base.Runs {
+		if r.Member != "" {
+			group[r.Key] = r.Group
+		}
+	}
+	for i := range res.Pairs {
+		if g := group[res.Pairs[i].Key]; g != "" && res.Pairs[i].WhereNote != "" && res.Pairs[i].Where == nil {
+			res.Pairs[i].WhereNote = fmt.Sprintf("a member's CPU time is profiled with the whole group's: see %s", g)
+		}
+	}
 }
 
 const abDoc = `Ab runs two builds of a suite in one batch and judges the change between
@@ -343,6 +377,7 @@ func abCmd(ctx context.Context, e *Env, args []string, reg Registry) int {
 			e.Errorf("%v", err)
 			xerr = errors.Join(xerr, err)
 		}
+		groupProfileNotes(res, base)
 		if *profiles == "" {
 			forgetProfiles(base, next) // in a directory removed on return
 		}

@@ -52,7 +52,8 @@ type abBatch struct {
 	done   []int // forks run so far, by run of p
 	pairs  []int // of them measured ones: the pairs so far, by run of p
 	orders map[string][]compare.Build
-	stops  map[string]string // run key → compare.Stop*
+	stops  map[string]string // row key → compare.Stop*
+	open   int               // rows still open after the last look
 	order  executor.Order    // the first round's, as the reports record it
 	duet   bool              // later rounds run duets; false once a round's duets starved
 	rounds int
@@ -241,15 +242,19 @@ func (b *abBatch) judge(opts compare.Options) (*compare.Result, error) {
 
 // next sizes the following round: per run of A, the pairs it gets (0
 // for a run that stopped, whose reason goes to b.stops), given the
-// time a pair took in the last round and the time left.
+// time a pair took in the last round and the time left. A group's run
+// is its report's rows (rowKeys), each judged and stopped on its own:
+// the run gets the pairs its most demanding open row asks for.
 func (b *abBatch) next(res *compare.Result, lim abLimits, perPair, left time.Duration) []int {
 	n := len(b.p.Runs) / 2
 	index := map[string]int{}
 	for i := range n {
-		index[b.p.Runs[i].Key] = i
+		for _, k := range rowKeys(&b.p.Runs[i]) {
+			index[k] = i
+		}
 	}
 	blocks := make([]int, n)
-	want := 0
+	open := make([][]string, n) // the rows that ask run i for pairs
 	for _, pr := range res.Pairs {
 		i, ok := index[pr.Key]
 		if !ok || b.stops[pr.Key] != "" {
@@ -262,8 +267,8 @@ func (b *abBatch) next(res *compare.Result, lim abLimits, perPair, left time.Dur
 		case (pr.Verdict == compare.Regression || pr.Verdict == compare.Improvement) && b.profDir != "" && have < explainPairs:
 			// Decided, but too few profiles to say where: more pairs
 			// (the confidence sequence stays valid, so may the verdict).
-			blocks[i] = even(min(explainPairs, lim.maxPairs) - have)
-			want += blocks[i]
+			blocks[i] = max(blocks[i], even(min(explainPairs, lim.maxPairs)-have))
+			open[i] = append(open[i], pr.Key)
 			continue
 		case pr.Verdict != compare.Inconclusive:
 			b.stops[pr.Key] = compare.StopDecided
@@ -276,9 +281,21 @@ func (b *abBatch) next(res *compare.Result, lim abLimits, perPair, left time.Dur
 		if pr.ForksNeeded == 0 { // beyond what advice counts: as many again
 			k = have
 		}
-		blocks[i] = even(min(k, max(have, minBlock), lim.maxPairs-have))
-		want += blocks[i]
+		blocks[i] = max(blocks[i], even(min(k, max(have, minBlock), lim.maxPairs-have)))
+		open[i] = append(open[i], pr.Key)
 	}
+	want := 0
+	for _, k := range blocks {
+		want += k
+	}
+	defer func() {
+		b.open = 0
+		for i, k := range blocks {
+			if k > 0 {
+				b.open += len(open[i])
+			}
+		}
+	}()
 	if want == 0 {
 		return blocks
 	}
@@ -293,7 +310,9 @@ func (b *abBatch) next(res *compare.Result, lim abLimits, perPair, left time.Dur
 			blocks[i] = even(int(float64(k) * scale))
 			if blocks[i] < minBlock || time.Duration(minBlock)*perPair > left {
 				blocks[i] = 0
-				b.stops[b.p.Runs[i].Key] = compare.StopBudget
+				for _, k := range open[i] {
+					b.stops[k] = compare.StopBudget
+				}
 			}
 		}
 	}
@@ -302,13 +321,11 @@ func (b *abBatch) next(res *compare.Result, lim abLimits, perPair, left time.Dur
 
 // announce says, after a look, where each run stands and what the next
 // round runs.
+// Runs are the report's rows, a group's members' included (rowKeys).
 func (b *abBatch) announce(w io.Writer, res *compare.Result, blocks []int, elapsed, budget time.Duration) {
-	open, pairs := 0, 0
+	open, pairs := b.open, 0
 	for _, k := range blocks {
-		if k > 0 {
-			open++
-			pairs += k
-		}
+		pairs += k
 	}
 	decided := 0
 	for _, s := range b.stops {
