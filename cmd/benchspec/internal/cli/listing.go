@@ -99,10 +99,6 @@ func ListSuite(ctx context.Context, path string) ([]plan.Benchmark, error) {
 // ("rw/threads=write:1,read:3") can hold without ambiguity.
 var memberName = regexp.MustCompile(`^[A-Za-z0-9_./-]+$`)
 
-// maxMembers bounds a group's members: each runs on a thread at least,
-// and a fork runs at most 4096 (the schema's bound of threads).
-const maxMembers = 4096
-
 // checkMembers checks a group's members as a suite listed them: a
 // listing is the suite's output, and the members reach keys, reports
 // and every fork of the group.
@@ -112,8 +108,8 @@ func checkMembers(r protocol.Registered) error {
 		return nil
 	case len(r.Members) == 0:
 		return fmt.Errorf("group %.64q has no members", r.Name)
-	case len(r.Members) > maxMembers:
-		return fmt.Errorf("group %.64q has %d members, more than %d", r.Name, len(r.Members), maxMembers)
+	case len(r.Members) > protocol.MaxMembers:
+		return fmt.Errorf("group %.64q has %d members, more than %d", r.Name, len(r.Members), protocol.MaxMembers)
 	case r.Testing:
 		return fmt.Errorf("group %.64q is also marked a func(*testing.B)", r.Name)
 	}
