@@ -33,13 +33,18 @@ func tinySpec(t *testing.T, bin, name string) string {
 	fmt.Fprintf(&b, "version: 1\nname: %s\ndefaults:\n  forks: 1\n  warmup: {iterations: 1, time: 5ms}\n"+
 		"  measurement: {iterations: 2, time: 5ms}\n  timeout: 1m\nbenchmarks:\n", name)
 	for i, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
-		fmt.Fprintf(&b, "  - include: %q\n    modes: [%s]\n", "^"+regexp.QuoteMeta(fields[0])+"$", modes[i%len(modes)])
+		name, rest, _ := strings.Cut(line, "\t")
+		fmt.Fprintf(&b, "  - include: %q\n    modes: [%s]\n", "^"+regexp.QuoteMeta(name)+"$", modes[i%len(modes)])
 		var params []string
-		for _, p := range fields[1:] {
-			k, values, _ := strings.Cut(p, "=")
-			first, _, _ := strings.Cut(values, ",")
-			params = append(params, fmt.Sprintf("%q: [%q]", k, first))
+		for _, col := range strings.Split(rest, "\t") {
+			if strings.HasPrefix(col, "group: ") {
+				continue // a group's members, each on one thread here
+			}
+			for _, p := range strings.Fields(col) {
+				k, values, _ := strings.Cut(p, "=")
+				first, _, _ := strings.Cut(values, ",")
+				params = append(params, fmt.Sprintf("%q: [%q]", k, first))
+			}
 		}
 		if len(params) > 0 {
 			fmt.Fprintf(&b, "    params: {%s}\n", strings.Join(params, ", "))
