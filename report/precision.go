@@ -127,6 +127,9 @@ func iterationNs(r *plan.Run, it *protocol.Iteration) float64 {
 	if !r.Mode.IsRate() && !r.Mode.Samples() {
 		timed /= threads // avgt and ss add up over threads
 	}
+	if r.Mode == protocol.ModeAverageTime && (len(r.Group) > 0 || r.Member != "") {
+		timed = 0 // a group's avgt time gives JMH's score (the threads' mean ns/op × ops), not a window
+	}
 	if r.Mode.TimedIterations() {
 		return math.Max(float64(r.Settings.Measurement.Time), timed)
 	}
