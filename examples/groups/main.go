@@ -18,21 +18,18 @@ func init() {
 		var mu sync.RWMutex
 		table := make([]uint64, 1024)
 		g.Add("write", func(b *benchspec.B) {
-			i := 0
-			for b.Loop() {
+			for i := 0; b.Loop(); i++ {
 				mu.Lock()
 				table[i&1023]++
 				mu.Unlock()
-				i++
 			}
 		})
 		g.Add("read", func(b *benchspec.B) {
-			i, sum := b.Thread(), uint64(0)
-			for b.Loop() {
+			sum := uint64(0)
+			for i := b.Thread(); b.Loop(); i++ {
 				mu.RLock()
 				sum += table[i&1023]
 				mu.RUnlock()
-				i++
 			}
 			benchspec.Sink(sum)
 		})

@@ -7,10 +7,10 @@
 # @Group and ours (the golden TestJMHGroupMatchesJMH keeps), prints what
 # each tool shows and fails when ours gives a tool less than JMH's does.
 #
-#   tools/scripts/jmh-consumers.sh
+#   tools/scripts/jmh-consumers.sh [OURS.json]   (default: the golden)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-node - report/format/testdata/jmh-group-reference.json report/format/testdata/jmh-group.golden <<'JS'
+node - report/format/testdata/jmh-group-reference.json "${1:-report/format/testdata/jmh-group.golden}" <<'JS'
 const fs = require('fs');
 // github-action-benchmark v1.22.0, src/extract.ts extractJmhResult.
 const action = (json) => json.map((b) => {
