@@ -152,7 +152,9 @@ func registered() []protocol.Registered {
 	for _, r := range regs {
 		b := protocol.Registered{Name: r.name, Params: r.params, Testing: r.body.Testing != nil}
 		if r.body.Members != nil {
-			b.Members = memberNames(r.body.Members)
+			for _, m := range r.body.Members() {
+				b.Members = append(b.Members, m.Name)
+			}
 		}
 		for k := range r.ints {
 			b.IntParams = append(b.IntParams, k)

@@ -75,13 +75,3 @@ func (g *Group) Add(member string, body func(*B)) {
 	}
 	g.members = append(g.members, worker.Member{Name: member, Bind: bind(body)})
 }
-
-// memberNames runs a group's setup to learn its members' names, in
-// declared order; no body runs.
-func memberNames(members func() []worker.Member) []string {
-	var names []string
-	for _, m := range members() {
-		names = append(names, m.Name)
-	}
-	return names
-}
