@@ -2,6 +2,7 @@ package worker
 
 import (
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -29,7 +30,10 @@ func RunGroup(a *protocol.Assignment, setup func() []Member, clock Clock, rnd Ra
 			return nil, fmt.Errorf("group %q: member %q on %d threads; a member runs on at least 1", a.Run.Benchmark, m.Name, m.Threads)
 		}
 	}
-	members := setup()
+	members, err := callSetup(setup)
+	if err != nil {
+		return nil, fmt.Errorf("group %q: its setup: %w", a.Run.Benchmark, err)
+	}
 	names := make([]string, len(members))
 	for i, m := range members {
 		names[i] = m.Name
@@ -46,6 +50,18 @@ func RunGroup(a *protocol.Assignment, setup func() []Member, clock Clock, rnd Ra
 		}
 	}
 	return runThreads(a, binds, sizes, clock, rnd, emit)
+}
+
+// callSetup runs a group's setup, the user's code, as runBody runs a
+// body: a panic is the run's failure, with its stack, not the end of
+// the process (in the forks: 0 host, of every run after it).
+func callSetup(setup func() []Member) (members []Member, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Value: v, Stack: debug.Stack()}
+		}
+	}()
+	return setup(), nil
 }
 
 // memberNames lists a run's members' names, in order.
