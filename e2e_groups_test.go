@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/benchspec/benchspec"
+	"github.com/benchspec/benchspec/report"
 )
 
 func init() {
@@ -123,5 +125,35 @@ func TestGroupSpecMistakesExit2(t *testing.T) {
 		if r.Code != 2 || !strings.Contains(r.Stderr, spec+c.want) {
 			t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %s%s", r.Code, r.Stderr, spec, c.want)
 		}
+	}
+}
+
+// forks: 0 runs a group in the batch's one shared process (the host),
+// in every mode: each gives the group's row and its members', scored,
+// on their threads, and the host serves the run after it.
+func TestGroupInTheHost(t *testing.T) {
+	spec := writeSpec(t, strings.Replace(quick, "forks: 2", "forks: 0", 1)+`  - include: '^e2e\.rw$'
+    modes: [thrpt, avgt, sample, ss]
+    group_threads: {read: 2}
+  - include: '^e2e\.empty$'
+    modes: [avgt]
+`)
+	out := filepath.Join(t.TempDir(), "r.json")
+	if r := suite(t, "run", spec, "--format", "json", "--out", out, "--quiet"); r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	rep, _ := readReport(t, out)
+	if len(rep.Runs) != 13 {
+		t.Fatalf("%d rows, want 13 (the group and its 2 members in 4 modes, then e2e.empty)", len(rep.Runs))
+	}
+	for i, run := range rep.Runs[:12] {
+		bench, threads := [3]string{"e2e.rw", "e2e.rw:write", "e2e.rw:read"}[i%3], [3]int{3, 1, 2}[i%3]
+		inHost := slices.ContainsFunc(run.Diagnostics, func(d report.Diagnostic) bool { return d.Code == "IN_PROCESS" })
+		if run.Benchmark != bench || run.Threads != threads || run.NoScore() || !inHost {
+			t.Errorf("row %d: %s (%s) on %d threads, status %s %s, in the host %v; want %s on %d threads, scored, in the host", i, run.Benchmark, run.Mode, run.Threads, run.Status, run.Error, inHost, bench, threads)
+		}
+	}
+	if last := rep.Runs[12]; last.Benchmark != "e2e.empty" || last.NoScore() {
+		t.Errorf("the run after the group: %s, status %s %s", last.Benchmark, last.Status, last.Error)
 	}
 }
