@@ -17,6 +17,7 @@ import (
 //
 //   - One run per key.
 //   - The mode is one benchspec has, and the one the run's key names.
+//   - A group's row is named as its group, a member's row group:member.
 //   - In an ok run, no iteration has negative operations or time (an ok
 //     run's score is then never negative), each measurement iteration's
 //     score is what its operations and time make in the run's mode and
@@ -56,6 +57,12 @@ func checkConsistent(r *Run) error {
 		if mode != string(r.Mode) {
 			return fmt.Errorf("mode %q, but the run's key names mode %q", r.Mode, mode)
 		}
+	}
+	switch {
+	case r.Member != "" && (r.Group == "" || r.Benchmark != r.Group+":"+r.Member):
+		return fmt.Errorf("member %q of group %q, but benchmark %q: a member's row is named group:member", r.Member, r.Group, r.Benchmark)
+	case r.Member == "" && r.Group != "" && r.Benchmark != r.Group:
+		return fmt.Errorf("group %q, but benchmark %q: a group's row is named as the group", r.Group, r.Benchmark)
 	}
 	m := r.Primary
 	if r.Status != StatusOK || m == nil {

@@ -10,7 +10,8 @@ import (
 // against its own raw data and settings, and one that contradicts itself
 // (edited, forged) is refused naming the run: a negative or otherwise
 // wrong score, operations multiplied behind their score, an unknown mode
-// or one its key contradicts, one run twice.
+// or one its key contradicts, one run twice, a group's or member's row
+// not named as its group says.
 func TestReadRefusesSelfContradictingReports(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -31,6 +32,8 @@ func TestReadRefusesSelfContradictingReports(t *testing.T) {
 		{"mode turbo", func(r *Report) { r.Runs[0].Mode = "turbo" }, `mode "turbo" is not a mode benchspec has`},
 		{"mode against key", func(r *Report) { r.Runs[1].Key = "counter.Inc1/size=1000:avgt" }, `mode "thrpt", but the run's key names mode "avgt"`},
 		{"one key twice", func(r *Report) { r.Runs[1].Key = r.Runs[0].Key }, `runs[0] and runs[1] have the same key "counter.Inc1?size=10#avgt"`},
+		{"a member of no group", func(r *Report) { r.Runs[0].Member = "write" }, `member "write" of group "", but benchmark "counter.Inc1": a member's row is named group:member`},
+		{"a group's row of another name", func(r *Report) { r.Runs[0].Group = "rw" }, `group "rw", but benchmark "counter.Inc1": a group's row is named as the group`},
 	} {
 		p, forks, env := fixture()
 		rep := Build(p, forks, env)
