@@ -257,8 +257,17 @@ func (b *abBatch) next(res *compare.Result, lim abLimits, perPair, left time.Dur
 	open := make([][]string, n) // the rows that ask run i for pairs
 	for _, pr := range res.Pairs {
 		i, ok := index[pr.Key]
-		if !ok || b.stops[pr.Key] != "" {
+		if !ok {
 			continue
+		}
+		if s := b.stops[pr.Key]; s != "" {
+			// A group's row that decided still gets pairs while the
+			// group's other rows are open; the sequence is valid at
+			// every look, so one that no longer decides is open again.
+			if s != compare.StopDecided || pr.Verdict != compare.Inconclusive {
+				continue
+			}
+			delete(b.stops, pr.Key)
 		}
 		have := b.pairs[i]
 		switch {

@@ -73,3 +73,32 @@ func TestNextGroup(t *testing.T) {
 		t.Errorf("out of time: blocks %v, readers' stop %q, %d open; want none, %q, 0", got, b.stops[read], b.open, compare.StopBudget)
 	}
 }
+
+// TestNextGroupReopensARowItsGroupMoved: a member's row decided at one
+// look still gets pairs while its group's other rows are open; at a
+// later look whose interval no longer decides it, it is open again
+// rather than reported "decided" and inconclusive at once.
+func TestNextGroupReopensARowItsGroupMoved(t *testing.T) {
+	p := groupPairedPlan()
+	write, read := p.Runs[0].MemberRun(0).Key, p.Runs[0].MemberRun(1).Key
+	look := func(pairs int, verdicts map[string]compare.Verdict) *compare.Result {
+		res := &compare.Result{}
+		for key, v := range verdicts {
+			pr := compare.Pair{Run: compare.Run{Key: key}, Verdict: v, ForksNeeded: 20}
+			pr.Base.Forks = pairs
+			res.Pairs = append(res.Pairs, pr)
+		}
+		return res
+	}
+	lim := abLimits{maxTime: time.Hour, maxPairs: 100}
+	b := &abBatch{p: p, pairs: []int{4, 4, 4, 4}, stops: map[string]string{}}
+	b.next(look(4, map[string]compare.Verdict{p.Runs[0].Key: compare.Inconclusive, write: compare.Improvement, read: compare.Inconclusive, "inc:avgt": compare.Unchanged}), lim, time.Millisecond, time.Hour)
+	if b.stops[write] != compare.StopDecided {
+		t.Fatalf("the writer's row decided at the first look: stop %q", b.stops[write])
+	}
+	b.pairs[0], b.pairs[2] = 8, 8
+	got := b.next(look(8, map[string]compare.Verdict{p.Runs[0].Key: compare.Inconclusive, write: compare.Inconclusive, read: compare.Inconclusive, "inc:avgt": compare.Unchanged}), lim, time.Millisecond, time.Hour)
+	if got[0] == 0 || b.stops[write] != "" || b.open != 3 {
+		t.Errorf("blocks %v, the writer's stop %q, %d open rows; want pairs for the group, no stop, 3 open", got, b.stops[write], b.open)
+	}
+}
