@@ -75,7 +75,8 @@ func (b *B) ResetTimer() { b.w.ResetTimer() }
 // count per op, under unit. The last value reported for a unit wins; the
 // report averages it over forks with its own error. Units must not contain
 // white space; a unit that does, or a value that is NaN or infinite, fails
-// the run.
+// the run. With threads, thread 0's values are the fork's; in a group,
+// each member's first thread's (on the group's row).
 func (b *B) ReportMetric(v float64, unit string) { b.w.ReportMetric(v, unit) }
 
 // SetupIteration registers f to run before every iteration, warmup and

@@ -81,3 +81,27 @@ func TestGroupSetupPanicFailsTheRun(t *testing.T) {
 		t.Errorf("error %v, want the setup's panic with its stack", err)
 	}
 }
+
+// TestGroupMembersReportMetrics: every member's b.ReportMetric reaches
+// the fork's metrics (its first thread's, as a plain run keeps thread
+// 0's), not only the first member's: each member runs its own body.
+func TestGroupMembersReportMetrics(t *testing.T) {
+	member := func(unit string, v float64) Func {
+		return func(b *B) {
+			for b.Loop() {
+			}
+			b.ReportMetric(v, unit)
+		}
+	}
+	setup := func() []Member {
+		return []Member{{"write", member("writes/op", 1).bind()}, {"read", member("hits/op", 2).bind()}}
+	}
+	a := groupAssignment(protocol.ModeThroughput, protocol.Member{Name: "write", Threads: 1}, protocol.Member{Name: "read", Threads: 2})
+	out, err := RunGroup(a, setup, SystemClock(), SystemRand(), func(*protocol.Iteration) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Metrics["writes/op"] != 1 || out.Metrics["hits/op"] != 2 || len(out.Metrics) != 2 {
+		t.Errorf("the fork's metrics %v, want writes/op 1 and hits/op 2", out.Metrics)
+	}
+}

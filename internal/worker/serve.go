@@ -120,7 +120,7 @@ func runThreads(a *protocol.Assignment, binds []Bind, sizes []int, clock Clock, 
 			running--
 		}
 	}
-	out := &Output{Metrics: bs[0].metrics}
+	out := &Output{Metrics: forkMetrics(bs, sizes)}
 	if prof != nil {
 		files, err := prof.finish()
 		if err != nil && g.failure() == nil {
@@ -132,6 +132,28 @@ func runThreads(a *protocol.Assignment, binds []Bind, sizes []int, clock Clock, 
 		return nil, err
 	}
 	return out, nil
+}
+
+// forkMetrics are the fork's B.ReportMetric values: thread 0's, as every
+// thread runs the same body; in a group (sizes, threads per member),
+// each member's first thread's, as each member runs its own, a later
+// member's value for a unit replacing an earlier one's.
+func forkMetrics(bs []*B, sizes []int) map[string]float64 {
+	if sizes == nil {
+		return bs[0].metrics
+	}
+	var out map[string]float64
+	first := 0
+	for _, n := range sizes {
+		for unit, v := range bs[first].metrics {
+			if out == nil {
+				out = map[string]float64{}
+			}
+			out[unit] = v
+		}
+		first += n
+	}
+	return out
 }
 
 // runBody runs one thread's body, turning a panic, Fatalf or an early
