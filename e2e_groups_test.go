@@ -103,7 +103,7 @@ func TestGroupRowsThroughTheProgram(t *testing.T) {
 	}
 
 	r = suite(t, "compare", out, out)
-	for _, name := range []string{"e2e.rw/threads=4", "e2e.rw:write", "e2e.rw:read/threads=3"} {
+	for _, name := range []string{"e2e.rw/threads=write:1,read:3", "e2e.rw:write/threads=write:1,read:3", "e2e.rw:read/threads=write:1,read:3"} {
 		if !strings.Contains(r.Stdout, name) {
 			t.Errorf("compare lacks the row %s:\n%s", name, r.Stdout)
 		}

@@ -201,3 +201,23 @@ func TestGroupPool(t *testing.T) {
 }
 
 func relClose(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+
+// TestGroupRowsNameTheirThreads: a group's rows are named with every
+// member's threads, so that the rows of one group run on other threads
+// (a sweep of group_threads) never share a name; a plain run keeps its
+// count, and a repeat its #N.
+func TestGroupRowsNameTheirThreads(t *testing.T) {
+	for key, want := range map[string]string{
+		"rw/threads=write:1,read:3:thrpt":        "rw/threads=write:1,read:3",
+		"rw:write/threads=write:1,read:1:avgt":   "rw:write/threads=write:1,read:1",
+		"rw:read/threads=write:2,read:1:thrpt#2": "rw:read/threads=write:2,read:1 #2",
+		"counter.Inc/threads=4:thrpt":            "counter.Inc/threads=4",
+		"counter.Inc/size=a:b/threads=max:thrpt": "counter.Inc/threads=4",
+	} {
+		bench, _, _ := strings.Cut(key, "/")
+		r := report.Run{Key: key, Benchmark: bench, Threads: 4}
+		if got := r.DisplayName(); got != want {
+			t.Errorf("%s: DisplayName %q, want %q", key, got, want)
+		}
+	}
+}

@@ -211,13 +211,16 @@ func (r *Run) Outcome() string {
 }
 
 // DisplayName is the run's name in tables: its benchmark, with
-// "/threads=N" when more than one goroutine ran it, followed by
+// "/threads=N" when more than one goroutine ran it (a group's and its
+// members' rows: every member's, "/threads=write:1,read:3"), followed by
 // " #2", " #3", … when the plan had already selected the same benchmark,
 // params and mode with the same settings from an earlier entry or spec
 // (the key's "#N" suffix). Spec and Entry say where each one came from.
 func (r *Run) DisplayName() string {
 	name := r.Benchmark
-	if r.Threads > 1 {
+	if g := r.GroupThreads(); g != "" {
+		name += "/threads=" + g
+	} else if r.Threads > 1 {
 		name += "/threads=" + strconv.Itoa(r.Threads)
 	}
 	if i := strings.LastIndexByte(r.Key, '#'); i > 0 && i > strings.LastIndexByte(r.Key, ':') {
@@ -226,6 +229,25 @@ func (r *Run) DisplayName() string {
 		}
 	}
 	return name
+}
+
+// GroupThreads is, on a group's row and its members', every member's
+// threads as the key gives them ("write:1,read:3"): two runs of one
+// group on other threads differ in it, where their threads may not.
+// "" for any other row.
+func (r *Run) GroupThreads() string {
+	i := strings.LastIndex(r.Key, "/threads=")
+	if i < 0 {
+		return ""
+	}
+	rest := r.Key[i+len("/threads="):]
+	if j := strings.LastIndexByte(rest, ':'); j > 0 {
+		rest = rest[:j] // the mode, and a repeat's #N
+	}
+	if !strings.Contains(rest, ":") {
+		return "" // a plain run's "4" or "max"
+	}
+	return rest
 }
 
 // Metric is a score with its error and the data it came from.

@@ -26,8 +26,9 @@ import (
 // Names are the ones `go test` gives the benchmark's twin (goTestName:
 // "concat.Sprintf" is "BenchmarkConcat/Sprintf"; a group member's row is
 // its group's with "/member=NAME"), then "/name=value" per parameter,
-// "/mode=…" unless avgt and "/threads=N" for N > 1 (they change what a
-// number means), then "-GOMAXPROCS". File configuration is what
+// "/mode=…" unless avgt and "/threads=N" for N > 1 (a group's rows:
+// "/threads.NAME=N" per member) (they change what a number means), then
+// "-GOMAXPROCS". File configuration is what
 // `go test` writes (goos, goarch, pkg, cpu; pkg is the suite's name for
 // registered benchmarks), so `benchstat -ignore pkg` lines a benchmark up
 // with its go test twin. Units are ns/op, or ops/s with better=higher for
@@ -117,7 +118,14 @@ func goBenchName(run *report.Run, gomaxprocs int) string {
 	if run.Mode != spec.ModeAverageTime {
 		b.WriteString("/mode=" + run.Mode.String())
 	}
-	if run.Threads > 1 {
+	if g := run.GroupThreads(); g != "" {
+		// each member's a key of its own, "/threads.read=3": benchstat
+		// selects and projects them (-col /threads.read)
+		for _, m := range strings.Split(g, ",") {
+			name, n, _ := strings.Cut(m, ":")
+			b.WriteString("/threads." + goBenchField(name, true) + "=" + n)
+		}
+	} else if run.Threads > 1 {
 		fmt.Fprintf(&b, "/threads=%d", run.Threads)
 	}
 	if n, err := strconv.Atoi(run.Settings.Env["GOMAXPROCS"]); err == nil && n > 0 {

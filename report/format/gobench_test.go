@@ -108,7 +108,8 @@ func TestGoBenchName(t *testing.T) {
 }
 
 // TestGoBenchGroupParses: a group's rows parse with benchfmt as the
-// group's benchmark and its members' sub-benchmarks, each on its threads.
+// group's benchmark and its members' sub-benchmarks, each named with every
+// member's threads, so that two runs of a group on other threads differ.
 func TestGoBenchGroupParses(t *testing.T) {
 	lines, _ := parseGoBench(t, render(t, "gobench", report.Build(reporttest.Group(300))))
 	names := map[string]int{}
@@ -118,7 +119,8 @@ func TestGoBenchGroupParses(t *testing.T) {
 		}
 		names[l.Name]++
 	}
-	want := map[string]int{"Rw/mode=thrpt/threads=4-8": 6, "Rw/member=write/mode=thrpt-8": 6, "Rw/member=read/mode=thrpt/threads=3-8": 6, "Counter/Inc-8": 6}
+	want := map[string]int{"Rw/mode=thrpt/threads.write=1/threads.read=3-8": 6, "Rw/member=write/mode=thrpt/threads.write=1/threads.read=3-8": 6,
+		"Rw/member=read/mode=thrpt/threads.write=1/threads.read=3-8": 6, "Counter/Inc-8": 6}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("results per name (-want +got):\n%s", diff)
 	}

@@ -193,7 +193,9 @@ func groupCharts(r *report.Report) ([]htmlChart, error) {
 		if run.Member != "" {
 			method += ":" + run.Member
 		}
-		if run.Threads > 1 { // as the run table names it
+		if g := run.GroupThreads(); g != "" { // as the run table names it
+			method += "/threads=" + g
+		} else if run.Threads > 1 {
 			method += "/threads=" + strconv.Itoa(run.Threads)
 		}
 		k := key{group, run.Primary.ScoreUnit}

@@ -128,8 +128,8 @@ func TestHTMLGroup(t *testing.T) {
 		t.Errorf("page has %d charts, want %d", got, want)
 	}
 	for _, want := range []string{
-		"Score ± 99.9 % error: rw (ops/us)", "rw:write thrpt", "rw:read/threads=3 thrpt",
-		"Iterations of rw/threads=4 thrpt", "Iterations of rw:read/threads=3 thrpt",
+		"Score ± 99.9 % error: rw (ops/us)", "rw:write/threads=write:1,read:3 thrpt", "rw:read/threads=write:1,read:3 thrpt",
+		"Iterations of rw/threads=write:1,read:3 thrpt", "Iterations of rw:read/threads=write:1,read:3 thrpt",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
