@@ -17,7 +17,8 @@ import (
 //
 //   - One run per key.
 //   - The mode is one benchspec has, and the one the run's key names.
-//   - A group's row is named as its group, a member's row group:member.
+//   - A group's row is named as its group, a member's row group:member,
+//     and a group's row comes with a row for each of its members.
 //   - In an ok run, no iteration has negative operations or time (an ok
 //     run's score is then never negative), each measurement iteration's
 //     score is what its operations and time make in the run's mode and
@@ -36,6 +37,21 @@ func checkReport(rep *Report) error {
 		seen[r.Key] = i
 		if err := checkConsistent(r); err != nil {
 			return fmt.Errorf("report: runs[%d] (%s): %w", i, r.Key, err)
+		}
+	}
+	for i := range rep.Runs {
+		r := &rep.Runs[i]
+		if r.Group == "" || r.Member != "" {
+			continue
+		}
+		if r.GroupThreads() == "" {
+			return fmt.Errorf("report: runs[%d] (%s): group %q, but its key gives no member's threads (/threads=NAME:N,…)", i, r.Key, r.Group)
+		}
+		for _, m := range strings.Split(r.GroupThreads(), ",") {
+			name, _, _ := strings.Cut(m, ":")
+			if _, ok := seen[r.Benchmark+":"+name+strings.TrimPrefix(r.Key, r.Benchmark)]; !ok {
+				return fmt.Errorf("report: runs[%d] (%s): group %q has no row of its member %q: Build gives a group's row its members' rows", i, r.Key, r.Group, name)
+			}
 		}
 	}
 	return nil

@@ -221,3 +221,20 @@ func TestGroupRowsNameTheirThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRefusesAGroupWithoutAMembersRow: a report whose group's row
+// lacks a member's row (a part of a merge with one deleted) was edited:
+// Read, and so merge, refuses it, naming the member.
+func TestReadRefusesAGroupWithoutAMembersRow(t *testing.T) {
+	p, forks, env := reporttest.Group(300)
+	rep := report.Build(p, forks, env)
+	rep.Runs = append(rep.Runs[:1], rep.Runs[2:]...) // the writer's row
+	var buf bytes.Buffer
+	if err := report.Write(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	_, err := report.Read(&buf)
+	if err == nil || !strings.Contains(err.Error(), `group "rw" has no row of its member "write"`) {
+		t.Errorf("Read: %v, want the writer's row missing", err)
+	}
+}
