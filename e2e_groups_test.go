@@ -3,6 +3,8 @@ package benchspec_test
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchspec/benchspec"
+	"github.com/benchspec/benchspec/examples/suitetest"
 	"github.com/benchspec/benchspec/report"
 )
 
@@ -155,5 +158,48 @@ func TestGroupInTheHost(t *testing.T) {
 	}
 	if last := rep.Runs[12]; last.Benchmark != "e2e.empty" || last.NoScore() {
 		t.Errorf("the run after the group: %s, status %s %s", last.Benchmark, last.Status, last.Error)
+	}
+}
+
+// ab of a group judges every row, the group's and each member's, from
+// the same pairs of forks: two builds of one suite, threshold 50 %, are
+// unchanged or inconclusive on each row, never a change, exit 0; a
+// row's pairs are its group's.
+func TestABJudgesEveryRowOfAGroup(t *testing.T) {
+	suitetest.SkipShort(t)
+	dir := t.TempDir()
+	for _, side := range []string{"a", "b"} {
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, side), "./examples/groups").CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ab.yaml"), []byte(`version: 1
+name: ab
+defaults:
+  forks: 4
+  warmup: {iterations: 1, time: 5ms}
+  measurement: {iterations: 2, time: 10ms}
+benchmarks:
+  - include: '^rw$'
+    modes: [thrpt]
+    group_threads: {write: 1, read: 1}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, stderr, code := runAB(t, dir, "--base", "./a", "--new", "./b", "--threshold", "50%", "--max-time", "1m", "--max-pairs", "16", "ab.yaml")
+	if code != 0 {
+		t.Errorf("exit %d, want 0 (no change)\n%s", code, stderr)
+	}
+	keys := map[string]bool{}
+	for _, p := range got.Comparison.Pairs {
+		keys[p.Key] = true
+		if p.Verdict != "unchanged" && p.Verdict != "inconclusive" || p.Base.Forks < 4 {
+			t.Errorf("%s: %s after %d pairs (%s); want unchanged or inconclusive after 4 or more", p.Key, p.Verdict, p.Base.Forks, p.Reason)
+		}
+	}
+	for _, k := range []string{"rw/threads=write:1,read:1:thrpt", "rw:write/threads=write:1,read:1:thrpt", "rw:read/threads=write:1,read:1:thrpt"} {
+		if !keys[k] {
+			t.Errorf("ab judged no row %s; judged %v", k, keys)
+		}
 	}
 }
