@@ -26,6 +26,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/benchspec/benchspec/report"
@@ -577,7 +578,7 @@ func percent(f float64, sign bool) string {
 	if sign {
 		return fmt.Sprintf("%+.1f%%", 100*f)
 	}
-	return fmt.Sprintf("%g%%", 100*f)
+	return strconv.FormatFloat(100*f, 'g', 4, 64) + "%" // as format.Percent: 99.67%, not 99.66666666666667%
 }
 
 func pText(p float64) string {
@@ -592,7 +593,7 @@ func pText(p float64) string {
 // th (significant). It never reads as "unchanged": a wide interval
 // shows nothing either way.
 func inconclusiveReason(significant bool, lo, hi, th, alpha float64) string {
-	ci := fmt.Sprintf("the %g%% interval [%+.1f%%, %+.1f%%] of the change", 100*(1-alpha), 100*lo, 100*hi)
+	ci := fmt.Sprintf("the %s interval [%+.1f%%, %+.1f%%] of the change", percent(1-alpha, false), 100*lo, 100*hi)
 	switch {
 	case th == 0:
 		return "no change shown: " + ci + " holds 0"

@@ -63,7 +63,7 @@ func sequenceMargin(est, th float64) float64 {
 
 // sequenceReason says why an interval [lo, hi] did not decide.
 func sequenceReason(lo, hi, th, alpha float64) string {
-	ci := fmt.Sprintf("the %g%% confidence sequence [%+.2f%%, %+.2f%%] of the change", 100*(1-alpha), 100*lo, 100*hi)
+	ci := fmt.Sprintf("the %s confidence sequence [%+.2f%%, %+.2f%%] of the change", percent(1-alpha, false), 100*lo, 100*hi)
 	if th == 0 {
 		return "no change shown: " + ci + " holds 0"
 	}

@@ -24,7 +24,7 @@ var numeric = map[string]bool{"Base": true, "New": true, "Change": true, "p": tr
 func writeComparison(w io.Writer, res *compare.Result, markdown bool) error {
 	var b strings.Builder
 	intro := introText(res)
-	ci := fmt.Sprintf("CI (%g%%)", 100*(1-res.Alpha))
+	ci := fmt.Sprintf("CI (%s)", Percent(1-res.Alpha))
 	rows := [][]string{}
 	paired := res.Test == compare.PairedTest
 	for _, p := range res.Pairs {
@@ -154,11 +154,11 @@ func introText(res *compare.Result) string {
 		return pairedIntro(res)
 	}
 	tests := "Welch's t-test and the Mann-Whitney U test on fork means"
-	s := fmt.Sprintf("Comparing %s with %s (%s): a change whose %g%% confidence interval lies beyond ±%s, and whose rank test is significant too (p rank < %g) where it can be, is a regression or an improvement; within it unchanged; otherwise inconclusive (not shown either way).",
-		res.BaseName, res.NewName, tests, 100*(1-res.Alpha), Percent(res.Threshold), res.Alpha)
+	s := fmt.Sprintf("Comparing %s with %s (%s): a change whose %s confidence interval lies beyond ±%s, and whose rank test is significant too (p rank < %g) where it can be, is a regression or an improvement; within it unchanged; otherwise inconclusive (not shown either way).",
+		res.BaseName, res.NewName, tests, Percent(1-res.Alpha), Percent(res.Threshold), res.Alpha)
 	if res.Threshold == 0 {
-		s = fmt.Sprintf("Comparing %s with %s (%s): a change whose %g%% confidence interval excludes 0, and whose rank test is significant too (p rank < %g) where it can be, is a regression or an improvement; otherwise inconclusive (no change shown: with threshold 0 nothing can be shown unchanged).",
-			res.BaseName, res.NewName, tests, 100*(1-res.Alpha), res.Alpha)
+		s = fmt.Sprintf("Comparing %s with %s (%s): a change whose %s confidence interval excludes 0, and whose rank test is significant too (p rank < %g) where it can be, is a regression or an improvement; otherwise inconclusive (no change shown: with threshold 0 nothing can be shown unchanged).",
+			res.BaseName, res.NewName, tests, Percent(1-res.Alpha), res.Alpha)
 	}
 	switch {
 	case res.Correction == compare.Holm && res.Family > 1:
@@ -175,8 +175,8 @@ func introText(res *compare.Result) string {
 // pairedIntro says how ab judged its runs: pairs of forks, the
 // confidence sequence, the rule against the threshold, the family.
 func pairedIntro(res *compare.Result) string {
-	s := fmt.Sprintf("Comparing %s with %s (forks of both builds alternated in one batch, paired; the change is the Huber centre of the pairs' log ratios, its interval a %g%% confidence sequence, valid however often the batch looked before it stopped): ",
-		res.BaseName, res.NewName, 100*(1-res.Alpha))
+	s := fmt.Sprintf("Comparing %s with %s (forks of both builds alternated in one batch, paired; the change is the Huber centre of the pairs' log ratios, its interval a %s confidence sequence, valid however often the batch looked before it stopped): ",
+		res.BaseName, res.NewName, Percent(1-res.Alpha))
 	if res.Threshold == 0 {
 		s += "a change whose interval excludes 0 is a regression or an improvement; otherwise inconclusive."
 	} else {
