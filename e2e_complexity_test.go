@@ -40,10 +40,13 @@ func TestComplexityFitsTheSweep(t *testing.T) {
 	if len(rep.Complexity) != 1 || rep.Complexity[0].Class != "n^2" || rep.Complexity[0].Param != "n" || len(rep.Complexity[0].Runs) != 5 {
 		t.Fatalf("complexity %+v, want one fit over n of 5 runs, classed n^2", rep.Complexity)
 	}
-	for format, want := range map[string]string{"text": "Complexity: e2e.quadratic avgt: n^2 (", "markdown": `_Complexity:_ e2e.quadratic avgt: n^2 (`} {
+	// Two forks on a busy machine may not tell n^2 from n^3 ("n^2 or
+	// n^3: cannot tell … best n^2 (…)"): the line names n^2 either way.
+	// How often a sweep is classed right is complexity-rates.sh's to say.
+	for format, want := range map[string]string{"text": "Complexity: e2e.quadratic avgt: n^2", "markdown": `_Complexity:_ e2e.quadratic avgt: n^2`} {
 		r := suite(t, "report", "--format", format, out)
-		if !strings.Contains(r.Stdout, want) || !strings.Contains(r.Stdout, "n^2 as expected") {
-			t.Errorf("%s report lacks %q … n^2 as expected:\n%s", format, want, r.Stdout)
+		if !strings.Contains(r.Stdout, want) || !strings.Contains(r.Stdout, "n^2 (") || !strings.Contains(r.Stdout, "n^2 as expected") {
+			t.Errorf("%s report lacks %q … n^2 (…) … n^2 as expected:\n%s", format, want, r.Stdout)
 		}
 	}
 	page := filepath.Join(t.TempDir(), "r.html")
