@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 	"strings"
 	"testing"
 
@@ -42,6 +43,33 @@ func ExampleRegisterTesting() {
 		for b.Loop() {
 			hex.Encode(dst, src)
 		}
+	})
+}
+
+// RegisterGroup measures members of different code at once on one
+// state (JMH's @Group): here one writer and readers of one lock. The
+// spec gives each member's threads, `group_threads: {write: 1, read: 3}`;
+// the report has a row for lock.RW, lock.RW:write and lock.RW:read.
+func ExampleRegisterGroup() {
+	benchspec.RegisterGroup("lock.RW", func(g *benchspec.Group) {
+		var mu sync.RWMutex // one per fork, shared by every member's threads
+		counter := 0
+		g.Add("write", func(b *benchspec.B) {
+			for b.Loop() {
+				mu.Lock()
+				counter++
+				mu.Unlock()
+			}
+		})
+		g.Add("read", func(b *benchspec.B) {
+			sum := 0
+			for b.Loop() {
+				mu.RLock()
+				sum += counter
+				mu.RUnlock()
+			}
+			benchspec.Sink(sum)
+		})
 	})
 }
 
