@@ -6,8 +6,8 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/benchspec/benchspec"
