@@ -211,9 +211,5 @@ func memberList(r *plan.Run) string {
 	if r.Group == nil {
 		return "it is not a group"
 	}
-	names := make([]string, len(r.Group))
-	for i, m := range r.Group {
-		names[i] = m.Name
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(protocol.MemberNames(r.Group), ", ")
 }

@@ -49,7 +49,7 @@ func checkReport(rep *Report) error {
 		}
 		for _, m := range strings.Split(r.GroupThreads(), ",") {
 			name, _, _ := strings.Cut(m, ":")
-			if _, ok := seen[r.Benchmark+":"+name+strings.TrimPrefix(r.Key, r.Benchmark)]; !ok {
+			if _, ok := seen[r.MemberKey(name)]; !ok {
 				return fmt.Errorf("report: runs[%d] (%s): group %q has no row of its member %q: Build gives a group's row its members' rows", i, r.Key, r.Group, name)
 			}
 		}

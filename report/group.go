@@ -36,7 +36,7 @@ func memberForks(r *plan.Run, i int, forks []protocol.ForkResult) []protocol.For
 			if len(it.Members) != len(r.Group) {
 				if f.Err == "" {
 					f.Err = fmt.Sprintf("%s iteration %d holds %d members' parts, but group %s has %d members (%s): a group's fork reports every member's part of each iteration",
-						it.Phase, it.Index, len(it.Members), r.Benchmark, len(r.Group), memberNames(r.Group))
+						it.Phase, it.Index, len(it.Members), r.Benchmark, len(r.Group), strings.Join(protocol.MemberNames(r.Group), ", "))
 				}
 				its = nil
 				break
@@ -52,12 +52,10 @@ func memberForks(r *plan.Run, i int, forks []protocol.ForkResult) []protocol.For
 	return out
 }
 
-func memberNames(ms []protocol.Member) string {
-	names := make([]string, len(ms))
-	for i, m := range ms {
-		names[i] = m.Name
-	}
-	return strings.Join(names, ", ")
+// MemberKey is the key of member's row of the group whose row r is, as
+// plan.Run.MemberRun names it: "rw:write/…" for "rw/…".
+func (r *Run) MemberKey(member string) string {
+	return r.Benchmark + ":" + member + strings.TrimPrefix(r.Key, r.Benchmark)
 }
 
 // PlanKey is the key of the plan run the row was built from: the row's

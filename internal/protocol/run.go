@@ -34,6 +34,15 @@ type Member struct {
 	Threads int    `json:"threads"`
 }
 
+// MemberNames are the names of a group's members, in order.
+func MemberNames(ms []Member) []string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name
+	}
+	return names
+}
+
 // Settings are the settings that change how a fork measures. spec.Settings
 // embeds them, so a spec key of this kind is decoded once, into its field
 // here, and reaches the fork as is (plan.Run.Fork). Each field's JSON

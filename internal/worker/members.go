@@ -38,7 +38,7 @@ func RunGroup(a *protocol.Assignment, setup func() []Member, clock Clock, rnd Ra
 	for i, m := range members {
 		names[i] = m.Name
 	}
-	if want := memberNames(a.Run.Group); !slices.Equal(names, want) {
+	if want := protocol.MemberNames(a.Run.Group); !slices.Equal(names, want) {
 		return nil, fmt.Errorf("group %q: its setup added members [%s], but its run names [%s] (the suite binary and the plan disagree: list the suite again)", a.Run.Benchmark, strings.Join(names, ", "), strings.Join(want, ", "))
 	}
 	var binds []Bind
@@ -65,10 +65,3 @@ func callSetup(setup func() []Member) (members []Member, err error) {
 }
 
 // memberNames lists a run's members' names, in order.
-func memberNames(ms []protocol.Member) []string {
-	names := make([]string, len(ms))
-	for i, m := range ms {
-		names[i] = m.Name
-	}
-	return names
-}

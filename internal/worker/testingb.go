@@ -31,7 +31,7 @@ func (bd Body) Run(a *protocol.Assignment, clock Clock, rnd Rand, emit func(*pro
 	case bd.Members != nil:
 		return RunGroup(a, bd.Members, clock, rnd, emit)
 	case a.Run.Group != nil:
-		return nil, fmt.Errorf("benchmark %q is not a group (benchspec.RegisterGroup), but its run gives members' threads ([%s])", a.Run.Benchmark, strings.Join(memberNames(a.Run.Group), ", "))
+		return nil, fmt.Errorf("benchmark %q is not a group (benchspec.RegisterGroup), but its run gives members' threads ([%s])", a.Run.Benchmark, strings.Join(protocol.MemberNames(a.Run.Group), ", "))
 	case bd.Testing != nil:
 		return RunTesting(a, bd.Testing, emit)
 	}

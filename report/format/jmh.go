@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -122,10 +121,10 @@ func (JMH) Render(w io.Writer, r *report.Report) error {
 		}
 		res := jmhResultOf(&r.Env, run)
 		// A group's member rows follow its row (report.Build's order),
-		// each keyed as plan.Run.MemberRun keys it.
+		// each keyed as its group's row says (MemberKey).
 		for j := i + 1; run.Group != "" && j < len(r.Runs); j++ {
 			m := &r.Runs[j]
-			if m.Member == "" || m.Key != run.Benchmark+":"+m.Member+strings.TrimPrefix(run.Key, run.Benchmark) {
+			if m.Member == "" || m.Key != run.MemberKey(m.Member) {
 				break
 			}
 			addJMHMember(&res, m)
